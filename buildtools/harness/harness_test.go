@@ -1,0 +1,708 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// fixtures are the testdata projects compiled once per test binary with the default JDK's javac.
+type fixtures struct {
+	cache string // shared worker cache: the worker is compiled once
+	tools string // testdata/tools compiled: RunOne, CovDump
+	j4    project
+	j5    project
+}
+
+type project struct {
+	main, test string
+	libs       []string
+	src        string // testdata source root
+}
+
+var fx *fixtures
+
+var junit4Libs = []string{"/usr/share/java/junit4.jar", "/usr/share/java/hamcrest-core.jar"}
+var junit5Libs = []string{"/usr/share/java/junit-platform-console-standalone.jar"}
+
+func TestMain(m *testing.M) {
+	if _, err := exec.LookPath("javac"); err != nil {
+		fmt.Println("harness tests need a JDK (javac on PATH)")
+		os.Exit(1)
+	}
+	root, err := os.MkdirTemp("", "harness-test-")
+	if err != nil {
+		panic(err)
+	}
+	f := &fixtures{cache: filepath.Join(root, "cache")}
+	f.j4, err = compileProject(root, "junit4", junit4Libs)
+	if err == nil {
+		f.j5, err = compileProject(root, "junit5", junit5Libs)
+	}
+	if err == nil {
+		var support []string
+		if support, err = supportJars(); err == nil {
+			f.tools = filepath.Join(root, "tools")
+			err = javac(filepath.Join("testdata", "tools"), f.tools, append(append([]string{}, junit4Libs...), support...))
+		}
+	}
+	if err != nil {
+		fmt.Println(err)
+		os.RemoveAll(root)
+		os.Exit(1)
+	}
+	fx = f
+	code := m.Run()
+	os.RemoveAll(root)
+	os.Exit(code)
+}
+
+func compileProject(root, name string, libs []string) (project, error) {
+	src := filepath.Join("testdata", name, "src")
+	p := project{main: filepath.Join(root, name, "classes"), test: filepath.Join(root, name, "test-classes"), libs: libs, src: src}
+	if err := javac(filepath.Join(src, "main", "java"), p.main, nil); err != nil {
+		return p, err
+	}
+	return p, javac(filepath.Join(src, "test", "java"), p.test, append([]string{p.main}, libs...))
+}
+
+func javac(srcDir, out string, cp []string) error {
+	var files []string
+	err := filepath.Walk(srcDir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && strings.HasSuffix(path, ".java") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	args := []string{"-g", "-d", out}
+	if len(cp) > 0 {
+		args = append(args, "-cp", strings.Join(cp, ":"))
+	}
+	cmd := exec.Command("javac", append(args, files...)...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("javac %s: %w\n%s", srcDir, err, b)
+	}
+	return nil
+}
+
+// config is the pool configuration for p; HARNESS_TEST_JAVA_HOME runs the suite on another JDK.
+func (p project) config() Config {
+	return Config{
+		JavaHome:         os.Getenv("HARNESS_TEST_JAVA_HOME"),
+		LibraryClasspath: p.libs,
+		ProjectClassDirs: []string{p.main, p.test},
+		Release:          "11",
+		Workers:          1,
+		TimeoutConstant:  2 * time.Second,
+		CacheDir:         fx.cache,
+	}
+}
+
+func openPool(t testing.TB, cfg Config) *Pool {
+	t.Helper()
+	p, err := Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func run(t testing.TB, p *Pool, spec RunSpec) *RunResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	r, err := p.Run(ctx, spec)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if !r.Compile.OK {
+		t.Fatalf("compile failed: %+v", r.Compile.Diagnostics)
+	}
+	return r
+}
+
+func outcomes(r *RunResult) map[string]Outcome {
+	m := map[string]Outcome{}
+	for _, t := range r.Tests {
+		m[t.Test.String()] = t.Outcome
+	}
+	return m
+}
+
+func find(t *testing.T, r *RunResult, id string) TestResult {
+	t.Helper()
+	for _, tr := range r.Tests {
+		if tr.Test.String() == id {
+			return tr
+		}
+	}
+	t.Fatalf("no result for %s in %v", id, outcomes(r))
+	return TestResult{}
+}
+
+func readSource(t testing.TB, p project, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(p.src, "main", "java", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// mutate replaces exactly one occurrence of old in the class's source.
+func mutate(t testing.TB, src, old, new string) string {
+	t.Helper()
+	if strings.Count(src, old) != 1 {
+		t.Fatalf("%q occurs %d times", old, strings.Count(src, old))
+	}
+	return strings.Replace(src, old, new, 1)
+}
+
+func TestJUnit4SuiteAndAssertionFailure(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	if v := p.JUnitVersion(); v != 4 {
+		t.Errorf("JUnitVersion = %d, want 4", v)
+	}
+	r := run(t, p, RunSpec{Tests: []TestID{{Class: "org.acme.CalcTest"}, {Class: "org.acme.FailingTest", Method: "addsWrong"}}})
+	want := map[string]Outcome{
+		"org.acme.CalcTest.clampsHigh": Passed, "org.acme.CalcTest.clampsLow": Passed,
+		"org.acme.CalcTest.passesThrough": Passed, "org.acme.CalcTest.sums": Passed,
+		"org.acme.FailingTest.addsWrong": Failed,
+	}
+	if got := outcomes(r); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("outcomes = %v, want %v", got, want)
+	}
+	if msg := find(t, r, "org.acme.FailingTest.addsWrong").Message; !strings.Contains(msg, "one and one") || !strings.Contains(msg, "expected:<3> but was:<2>") {
+		t.Errorf("failure message = %q", msg)
+	}
+	if r.WorkerRestarted {
+		t.Error("WorkerRestarted on a plain run")
+	}
+	ids, err := p.DiscoverTests(context.Background(), []string{"org.acme.CalcTest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(ids); got != "[org.acme.CalcTest.clampsHigh org.acme.CalcTest.clampsLow org.acme.CalcTest.passesThrough org.acme.CalcTest.sums]" {
+		t.Errorf("DiscoverTests = %s", got)
+	}
+	// JUnit 3 style (TestCase subclass) tests are found and run too.
+	ids, err = p.DiscoverTests(context.Background(), []string{"org.acme.OldStyleTest"})
+	if err != nil || fmt.Sprint(ids) != "[org.acme.OldStyleTest.testAdds]" {
+		t.Errorf("DiscoverTests(OldStyleTest) = %v, %v", ids, err)
+	}
+	r = run(t, p, RunSpec{Tests: ids})
+	if got := fmt.Sprint(outcomes(r)); got != "map[org.acme.OldStyleTest.testAdds:passed]" {
+		t.Errorf("JUnit 3 test: %s", got)
+	}
+	if _, err := p.DiscoverTests(context.Background(), []string{"org.acme.NoSuchTest"}); err == nil {
+		t.Error("DiscoverTests of a missing class: no error")
+	}
+}
+
+func TestJUnit5AndJUnit4Together(t *testing.T) {
+	p := openPool(t, fx.j5.config())
+	if v := p.JUnitVersion(); v != 5 {
+		t.Errorf("JUnitVersion = %d, want 5", v)
+	}
+	ids, err := p.DiscoverTests(context.Background(), []string{"org.shop.PriceTest", "org.shop.LegacyTest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(ids); got != "[org.shop.PriceTest.disabled org.shop.PriceTest.fullIsFree org.shop.PriceTest.half org.shop.PriceTest.noDiscount org.shop.PriceTest.wrongOnPurpose org.shop.LegacyTest.quarter]" {
+		t.Errorf("DiscoverTests = %s", got)
+	}
+	r := run(t, p, RunSpec{Tests: []TestID{{Class: "org.shop.PriceTest"}, {Class: "org.shop.LegacyTest", Method: "quarter"}}})
+	want := map[string]Outcome{
+		"org.shop.PriceTest.disabled": Skipped, "org.shop.PriceTest.fullIsFree": Passed,
+		"org.shop.PriceTest.half": Passed, "org.shop.PriceTest.noDiscount": Passed,
+		"org.shop.PriceTest.wrongOnPurpose": Failed, "org.shop.LegacyTest.quarter": Passed,
+	}
+	if got := outcomes(r); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("outcomes = %v, want %v", got, want)
+	}
+	if msg := find(t, r, "org.shop.PriceTest.wrongOnPurpose").Message; !strings.Contains(msg, "free is not 99") {
+		t.Errorf("failure message = %q", msg)
+	}
+	// A mutant of Price kills the parameterized test.
+	src := readSource(t, fx.j5, "org/shop/Price.java")
+	m := mutate(t, src, "return 0;", "return 1;")
+	r = run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.shop.Price", Text: m}}, Tests: []TestID{{Class: "org.shop.PriceTest", Method: "fullIsFree"}}})
+	if got := find(t, r, "org.shop.PriceTest.fullIsFree").Outcome; got != Failed {
+		t.Errorf("fullIsFree on the mutant = %s, want failed", got)
+	}
+}
+
+func TestOverrideKillsTestAndDoesNotLeak(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	src := readSource(t, fx.j4, "org/acme/Calc.java")
+	m := mutate(t, src, "if (x > hi) {", "if (x < hi) {")
+	all := []TestID{{Class: "org.acme.CalcTest"}}
+	r := run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: m}}, Tests: all, StopAtFirstFailure: true})
+	if len(r.Tests) == 0 || r.Tests[len(r.Tests)-1].Outcome != Failed {
+		t.Fatalf("mutant not killed: %v", outcomes(r))
+	}
+	last := r.Tests[len(r.Tests)-1]
+	if last.Test.Method != "clampsHigh" && last.Test.Method != "passesThrough" {
+		t.Errorf("killed by %s", last.Test)
+	}
+	for _, tr := range r.Tests[:len(r.Tests)-1] {
+		if tr.Outcome != Passed {
+			t.Errorf("StopAtFirstFailure ran past a failure: %v", outcomes(r))
+		}
+	}
+	// The next run without the override sees the project's own Calc again.
+	r = run(t, p, RunSpec{Tests: all})
+	for id, o := range outcomes(r) {
+		if o != Passed {
+			t.Errorf("%s = %s after the override run", id, o)
+		}
+	}
+}
+
+func TestCompileErrorHasLineNumbers(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	src := readSource(t, fx.j4, "org/acme/Calc.java")
+	m := mutate(t, src, "return a + b;", "return a + ;")
+	wantLine := strings.Count(m[:strings.Index(m, "return a + ;")], "\n") + 1
+	r, err := p.Run(context.Background(), RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: m}}, Tests: []TestID{{Class: "org.acme.CalcTest"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Compile.OK || len(r.Tests) != 0 {
+		t.Fatalf("compile OK=%v tests=%d, want a failure and no tests", r.Compile.OK, len(r.Tests))
+	}
+	d := r.Compile.Diagnostics
+	if len(d) == 0 || d[0].Line != wantLine || d[0].ClassName != "org.acme.Calc" || d[0].Kind != "error" || d[0].Column == 0 {
+		t.Errorf("diagnostics = %+v, want an error on line %d", d, wantLine)
+	}
+	// Compile alone, and an extra test that references a missing method.
+	extra := "package org.acme;\npublic class GenTest {\n  @org.junit.Test public void t() {\n    Calc.nope();\n  }\n}\n"
+	cr, err := p.Compile(context.Background(), []Source{{ClassName: "org.acme.GenTest", Text: extra}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cr.OK || len(cr.Diagnostics) == 0 || cr.Diagnostics[0].Line != 4 || !strings.Contains(cr.Diagnostics[0].Message, "nope") {
+		t.Errorf("Compile = %+v", cr)
+	}
+}
+
+func TestExtraTestsRunWithOverrides(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	extra := "package org.acme;\nimport static org.junit.Assert.*;\npublic class CalcAdverTest {\n" +
+		"  @org.junit.Test public void addsTwo() { assertEquals(4, Calc.add(2, 2)); }\n}\n"
+	r := run(t, p, RunSpec{ExtraTests: []Source{{ClassName: "org.acme.CalcAdverTest", Text: extra}}, Tests: []TestID{{Class: "org.acme.CalcAdverTest"}}})
+	if got := fmt.Sprint(outcomes(r)); got != "map[org.acme.CalcAdverTest.addsTwo:passed]" {
+		t.Errorf("outcomes = %s", got)
+	}
+	m := mutate(t, readSource(t, fx.j4, "org/acme/Calc.java"), "return a + b;", "return a * b + 1;")
+	r = run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: m}}, ExtraTests: []Source{{ClassName: "org.acme.CalcAdverTest", Text: extra}},
+		Tests: []TestID{{Class: "org.acme.CalcAdverTest", Method: "addsTwo"}}})
+	if got := find(t, r, "org.acme.CalcAdverTest.addsTwo").Outcome; got != Failed {
+		t.Errorf("addsTwo on the mutant = %s", got)
+	}
+}
+
+func TestEndlessLoopInOverrideTimesOut(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	m := mutate(t, readSource(t, fx.j4, "org/acme/Calc.java"), "i <= n; i++)", "i <= n;)")
+	sums := TestID{Class: "org.acme.CalcTest", Method: "sums"}
+	r := run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: m}}, Tests: []TestID{sums, {Class: "org.acme.CalcTest", Method: "clampsLow"}},
+		Timeouts: map[TestID]time.Duration{sums: 300 * time.Millisecond}})
+	if got := fmt.Sprint(outcomes(r)); got != "map[org.acme.CalcTest.clampsLow:passed org.acme.CalcTest.sums:timeout]" {
+		t.Errorf("outcomes = %s", got)
+	}
+	if r.WorkerRestarted {
+		t.Error("an instrumented loop cost a worker restart")
+	}
+	r = run(t, p, RunSpec{Tests: []TestID{sums}})
+	if got := find(t, r, sums.String()).Outcome; got != Passed {
+		t.Errorf("next run: %s", got)
+	}
+}
+
+func TestLoopThatIgnoresTheDeadlineRestartsWorker(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	// Calc.add never returns 0 now, so Spin (a project class, not instrumented) loops for ever.
+	m := mutate(t, readSource(t, fx.j4, "org/acme/Calc.java"), "return a + b;", "return a + b + 1;")
+	spins := TestID{Class: "org.acme.TroubleTest", Method: "spins"}
+	after := TestID{Class: "org.acme.CalcTest", Method: "clampsLow"}
+	r := run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: m}}, Tests: []TestID{spins, after},
+		Timeouts: map[TestID]time.Duration{spins: 300 * time.Millisecond}})
+	if got := fmt.Sprint(outcomes(r)); got != "map[org.acme.CalcTest.clampsLow:passed org.acme.TroubleTest.spins:timeout]" {
+		t.Errorf("outcomes = %s", got)
+	}
+	if !r.WorkerRestarted {
+		t.Error("WorkerRestarted = false for a stuck thread")
+	}
+	r = run(t, p, RunSpec{Tests: []TestID{spins}})
+	if got := find(t, r, spins.String()).Outcome; got != Passed {
+		t.Errorf("next run: %s", got)
+	}
+}
+
+func TestExitHaltStaticInitAndNoise(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	tr := func(m string) TestID { return TestID{Class: "org.acme.TroubleTest", Method: m} }
+	r := run(t, p, RunSpec{Tests: []TestID{tr("exits"), tr("halts"), tr("badInit"), tr("noisy"), {Class: "org.acme.CalcTest", Method: "clampsLow"}}})
+	want := "map[org.acme.CalcTest.clampsLow:passed org.acme.TroubleTest.badInit:error org.acme.TroubleTest.exits:exit org.acme.TroubleTest.halts:exit org.acme.TroubleTest.noisy:passed]"
+	if got := fmt.Sprint(outcomes(r)); got != want {
+		t.Errorf("outcomes = %s\nwant       %s", got, want)
+	}
+	if msg := find(t, r, "org.acme.TroubleTest.exits").Message; !strings.Contains(msg, "System.exit(3)") {
+		t.Errorf("exit message = %q", msg)
+	}
+	if msg := find(t, r, "org.acme.TroubleTest.halts").Message; !strings.Contains(msg, "(4)") {
+		t.Errorf("halt message = %q", msg)
+	}
+	if msg := find(t, r, "org.acme.TroubleTest.badInit").Message; !strings.Contains(msg, "ExceptionInInitializerError") || !strings.Contains(msg, "boom in static init") {
+		t.Errorf("static init message = %q", msg)
+	}
+	if r.WorkerRestarted {
+		t.Error("exit/halt cost a worker restart")
+	}
+}
+
+func TestStaticStateDoesNotLeakBetweenRuns(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	id := TestID{Class: "org.acme.CounterTest", Method: "firstIsOne"}
+	for i := 0; i < 3; i++ {
+		r := run(t, p, RunSpec{Tests: []TestID{id}})
+		if got := find(t, r, id.String()); got.Outcome != Passed {
+			t.Fatalf("run %d: %s %s", i, got.Outcome, got.Message)
+		}
+	}
+}
+
+func TestOutOfMemoryRestartsWorker(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	hogs := TestID{Class: "org.acme.TroubleTest", Method: "hogs"}
+	after := TestID{Class: "org.acme.CalcTest", Method: "clampsLow"}
+	r := run(t, p, RunSpec{Tests: []TestID{hogs, after}, Timeouts: map[TestID]time.Duration{hogs: 20 * time.Second}})
+	if got := fmt.Sprint(outcomes(r)); got != "map[org.acme.CalcTest.clampsLow:passed org.acme.TroubleTest.hogs:oom]" {
+		t.Errorf("outcomes = %s", got)
+	}
+	if !r.WorkerRestarted {
+		t.Error("no restart after OOM")
+	}
+	r = run(t, p, RunSpec{Tests: []TestID{after}})
+	if got := find(t, r, after.String()).Outcome; got != Passed {
+		t.Errorf("after OOM: %s", got)
+	}
+}
+
+func TestCancelDuringEndlessLoop(t *testing.T) {
+	for _, tc := range []struct {
+		name, old, new string
+		test           TestID
+	}{
+		{"instrumented", "i <= n; i++)", "i <= n;)", TestID{Class: "org.acme.CalcTest", Method: "sums"}},
+		{"stuck", "return a + b;", "return a + b + 1;", TestID{Class: "org.acme.TroubleTest", Method: "spins"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := openPool(t, fx.j4.config())
+			m := mutate(t, readSource(t, fx.j4, "org/acme/Calc.java"), tc.old, tc.new)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			started := make(chan struct{}, 1)
+			p.onTestStart = func(TestID) { started <- struct{}{} }
+			errc := make(chan error, 1)
+			go func() {
+				_, err := p.Run(ctx, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: m}}, Tests: []TestID{tc.test},
+					Timeouts: map[TestID]time.Duration{tc.test: time.Minute}})
+				errc <- err
+			}()
+			select {
+			case <-started:
+			case <-time.After(time.Minute):
+				t.Fatal("the test never started")
+			}
+			t0 := time.Now()
+			cancel()
+			select {
+			case err := <-errc:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("Run after cancel: %v", err)
+				}
+				t.Logf("Run returned %v after cancel", time.Since(t0))
+			case <-time.After(10 * time.Second):
+				t.Fatal("Run did not return after cancel")
+			}
+			p.onTestStart = nil
+			r := run(t, p, RunSpec{Tests: []TestID{{Class: "org.acme.CalcTest", Method: "sums"}}})
+			if got := r.Tests[0].Outcome; got != Passed {
+				t.Errorf("next run: %s", got)
+			}
+			t.Logf("next run finished %v after cancel", time.Since(t0))
+		})
+	}
+}
+
+// TestCoverageMatchesStandaloneJaCoCo compares per-test coverage with JaCoCo's own report of the
+// same test run alone in a plain JVM with the agent writing an exec file.
+func TestCoverageMatchesStandaloneJaCoCo(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	tests := []TestID{{Class: "org.acme.CalcTest", Method: "clampsLow"}, {Class: "org.acme.CalcTest", Method: "sums"}}
+	r := run(t, p, RunSpec{Tests: tests, Coverage: true, CoverClasses: []string{"org.acme.Calc"}})
+	for _, tr := range r.Tests {
+		if tr.Coverage == nil || tr.Coverage.Classes["org.acme.Calc"] == nil {
+			t.Fatalf("%s: no coverage (%s)", tr.Test, tr.Message)
+		}
+		cc := tr.Coverage.Classes["org.acme.Calc"]
+		if cc.SourceFile != "Calc.java" {
+			t.Errorf("SourceFile = %q", cc.SourceFile)
+		}
+		got := formatCoverage("org.acme.Calc", cc)
+		want := referenceCoverage(t, tr.Test)
+		if got != want {
+			t.Errorf("%s coverage differs from JaCoCo alone\n got:\n%s\nwant:\n%s", tr.Test, got, want)
+		}
+	}
+	// The two tests cover different lines: coverage really is per test.
+	a, b := r.Tests[0].Coverage.Classes["org.acme.Calc"], r.Tests[1].Coverage.Classes["org.acme.Calc"]
+	if formatCoverage("x", a) == formatCoverage("x", b) {
+		t.Error("both tests report the same coverage")
+	}
+}
+
+func formatCoverage(class string, cc *ClassCoverage) string {
+	lines := make([]int, 0, len(cc.Lines))
+	for l := range cc.Lines {
+		lines = append(lines, l)
+	}
+	sort.Ints(lines)
+	var b strings.Builder
+	for _, l := range lines {
+		c := cc.Lines[l]
+		fmt.Fprintf(&b, "%s %d %d %d %d %d\n", class, l, c.CoveredInstructions, c.MissedInstructions, c.CoveredBranches, c.MissedBranches)
+	}
+	return b.String()
+}
+
+func referenceCoverage(t *testing.T, id TestID) string {
+	t.Helper()
+	dir := t.TempDir()
+	agent, err := jacocoAgent("", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec1 := filepath.Join(dir, "run.exec")
+	cp := strings.Join(append([]string{fx.j4.main, fx.j4.test}, junit4Libs...), ":")
+	cmd := exec.Command("java", "-javaagent:"+agent+"=destfile="+exec1+",includes=org.acme.*", "-cp", cp+":"+fx.tools, "RunOne", id.Class, id.Method)
+	if out, err := cmd.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("run=1 failures=0")) {
+		t.Fatalf("reference run: %v\n%s", err, out)
+	}
+	support, err := supportJars()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.Command("java", "-cp", strings.Join(support, ":")+":"+fx.tools, "CovDump", exec1, filepath.Join(fx.j4.main, "org", "acme", "Calc.class"))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("reference analysis: %v", err)
+	}
+	return string(out)
+}
+
+func TestWorkerBuildIsCached(t *testing.T) {
+	cfg := fx.j4.config()
+	cfg.CacheDir = t.TempDir()
+	p1, err := Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1.Close()
+	p2, err := Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p2.Close()
+	if !p1.workerBuilt || p2.workerBuilt {
+		t.Errorf("built first=%v second=%v, want true then false", p1.workerBuilt, p2.workerBuilt)
+	}
+	hash, _ := workerHash()
+	if !fileExists(filepath.Join(cfg.CacheDir, "worker", hash, "worker.jar")) {
+		t.Error("no cached worker jar")
+	}
+	r := run(t, p2, RunSpec{Tests: []TestID{{Class: "org.acme.CalcTest", Method: "sums"}}})
+	if r.Tests[0].Outcome != Passed {
+		t.Errorf("run on cached worker: %s", r.Tests[0].Outcome)
+	}
+}
+
+func TestConcurrentRunsAndClose(t *testing.T) {
+	cfg := fx.j4.config()
+	cfg.Workers = 2
+	p, err := Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	errc := make(chan error, 4)
+	for i := 0; i < 4; i++ {
+		go func() {
+			r, err := p.Run(context.Background(), RunSpec{Tests: []TestID{{Class: "org.acme.CounterTest", Method: "firstIsOne"}}})
+			if err == nil && (len(r.Tests) != 1 || r.Tests[0].Outcome != Passed) {
+				err = fmt.Errorf("result %v", outcomes(r))
+			}
+			errc <- err
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if err := <-errc; err != nil {
+			t.Error(err)
+		}
+	}
+	pids := p.workerPIDs()
+	if len(pids) != 2 {
+		t.Errorf("%d workers after 4 concurrent runs on 2 slots, want 2", len(pids))
+	}
+	p.Close()
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, 0); err == nil {
+			t.Errorf("worker %d still alive after Close", pid)
+		}
+	}
+	if _, err := p.Run(context.Background(), RunSpec{}); !errors.Is(err, ErrClosed) {
+		t.Errorf("Run after Close: %v", err)
+	}
+}
+
+// TestControllerDeathKillsWorkers runs a controller in a child process, SIGKILLs it, and waits
+// for its worker to disappear.
+func TestControllerDeathKillsWorkers(t *testing.T) {
+	if os.Getenv("HARNESS_CONTROLLER") == "1" {
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestControllerHelper$")
+	cmd.Env = append(os.Environ(), "HARNESS_CONTROLLER=1", "HARNESS_J4_MAIN="+fx.j4.main, "HARNESS_J4_TEST="+fx.j4.test, "HARNESS_CACHE="+fx.cache)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	var pid int
+	buf := make([]byte, 0, 256)
+	deadline := time.Now().Add(time.Minute)
+	for pid == 0 && time.Now().Before(deadline) {
+		chunk := make([]byte, 64)
+		n, err := stdout.Read(chunk)
+		buf = append(buf, chunk[:n]...)
+		if i := strings.Index(string(buf), "WORKER "); i >= 0 {
+			if j := strings.IndexByte(string(buf[i:]), '\n'); j > 0 {
+				pid, _ = strconv.Atoi(strings.TrimSpace(string(buf[i+7 : i+j])))
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if pid == 0 {
+		t.Fatalf("controller gave no worker pid: %s", buf)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	for time.Now().Before(deadline) {
+		if syscall.Kill(pid, 0) != nil {
+			return
+		}
+		// Reaped by init once it dies; poll the condition until the deadline.
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Errorf("worker %d outlived its controller", pid)
+}
+
+func TestControllerHelper(t *testing.T) {
+	if os.Getenv("HARNESS_CONTROLLER") != "1" {
+		t.Skip("helper process for TestControllerDeathKillsWorkers")
+	}
+	p, err := Open(context.Background(), Config{LibraryClasspath: junit4Libs, Workers: 1, CacheDir: os.Getenv("HARNESS_CACHE"),
+		ProjectClassDirs: []string{os.Getenv("HARNESS_J4_MAIN"), os.Getenv("HARNESS_J4_TEST")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(context.Background(), RunSpec{Tests: []TestID{{Class: "org.acme.CalcTest", Method: "sums"}}}); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("WORKER %d\n", p.workerPIDs()[0])
+	select {} // wait to be killed
+}
+
+// newerJDK returns the newest JDK under /usr/lib/jvm whose major version is above 17, or "".
+func newerJDK() string {
+	dirs, _ := filepath.Glob("/usr/lib/jvm/*")
+	best, bestV := "", 17
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "release"))
+		if err != nil || !fileExists(filepath.Join(d, "bin", "javac")) {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "JAVA_VERSION=\""); ok {
+				major, _ := strconv.Atoi(strings.SplitN(strings.TrimSuffix(v, "\""), ".", 2)[0])
+				if major > bestV {
+					best, bestV = d, major
+				}
+			}
+		}
+	}
+	return best
+}
+
+// TestNewerJDK repeats the JDK-sensitive checks (loops, exit/halt, coverage, JUnit 5) on the
+// newest installed JDK above 17, where Thread.stop and the Security Manager are gone.
+func TestNewerJDK(t *testing.T) {
+	home := newerJDK()
+	if home == "" {
+		t.Skip("no JDK newer than 17 under /usr/lib/jvm")
+	}
+	t.Logf("JDK %s", home)
+	cfg := fx.j4.config()
+	cfg.JavaHome = home
+	p := openPool(t, cfg)
+	m := mutate(t, readSource(t, fx.j4, "org/acme/Calc.java"), "i <= n; i++)", "i <= n;)")
+	sums := TestID{Class: "org.acme.CalcTest", Method: "sums"}
+	tr := func(m string) TestID { return TestID{Class: "org.acme.TroubleTest", Method: m} }
+	r := run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: m}}, Tests: []TestID{sums, tr("exits"), tr("halts"), tr("badInit")},
+		Timeouts: map[TestID]time.Duration{sums: 300 * time.Millisecond}})
+	want := "map[org.acme.CalcTest.sums:timeout org.acme.TroubleTest.badInit:error org.acme.TroubleTest.exits:exit org.acme.TroubleTest.halts:exit]"
+	if got := fmt.Sprint(outcomes(r)); got != want {
+		t.Errorf("outcomes = %s\nwant       %s", got, want)
+	}
+	if r.WorkerRestarted {
+		t.Errorf("worker restarted: %+v", r.Tests)
+	}
+	r = run(t, p, RunSpec{Tests: []TestID{{Class: "org.acme.CalcTest", Method: "clampsLow"}}, Coverage: true, CoverClasses: []string{"org.acme.Calc"}})
+	if tr := r.Tests[0]; tr.Outcome != Passed || tr.Coverage == nil || formatCoverage("org.acme.Calc", tr.Coverage.Classes["org.acme.Calc"]) != referenceCoverage(t, tr.Test) {
+		t.Errorf("coverage on %s: %s %s %+v", home, tr.Outcome, tr.Message, tr.Coverage)
+	}
+	cfg5 := fx.j5.config()
+	cfg5.JavaHome = home
+	p5 := openPool(t, cfg5)
+	r = run(t, p5, RunSpec{Tests: []TestID{{Class: "org.shop.PriceTest", Method: "half"}, {Class: "org.shop.LegacyTest", Method: "quarter"}}})
+	if got := fmt.Sprint(outcomes(r)); got != "map[org.shop.LegacyTest.quarter:passed org.shop.PriceTest.half:passed]" {
+		t.Errorf("JUnit 5 on %s: %s", home, got)
+	}
+}
+
+func TestDeriveIncludes(t *testing.T) {
+	got := strings.Join(deriveIncludes([]string{fx.j4.main, fx.j4.test, fx.j5.main}), ":")
+	if got != "org.acme.*:org.shop.*" {
+		t.Errorf("deriveIncludes = %q", got)
+	}
+}

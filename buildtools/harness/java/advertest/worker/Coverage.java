@@ -1,0 +1,99 @@
+package advertest.worker;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jacoco.core.analysis.Analyzer;
+import org.jacoco.core.analysis.CoverageBuilder;
+import org.jacoco.core.analysis.IClassCoverage;
+import org.jacoco.core.analysis.ICounter;
+import org.jacoco.core.analysis.ILine;
+import org.jacoco.core.data.ExecutionDataReader;
+import org.jacoco.core.data.ExecutionDataStore;
+import org.jacoco.core.data.SessionInfoStore;
+
+/**
+ * Per-test coverage: the JaCoCo agent (attached with output=none) is asked for its execution data
+ * after each test (and reset before it), which org.jacoco.core analyses against exactly the bytes
+ * the run loader gave to defineClass.
+ */
+final class Coverage {
+    private final Object agent;
+    private final Method getExecutionData;
+    private final String unavailable;
+
+    Coverage() {
+        Object a = null;
+        Method m = null;
+        String why = null;
+        try {
+            ClassLoader sys = ClassLoader.getSystemClassLoader();
+            Class<?> rt = Class.forName("org.jacoco.agent.rt.RT", true, sys);
+            a = rt.getMethod("getAgent").invoke(null);
+            m = Class.forName("org.jacoco.agent.rt.IAgent", true, sys).getMethod("getExecutionData", boolean.class);
+        } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+            Throwable c = e.getCause() != null ? e.getCause() : e;
+            why = "JaCoCo agent not available in the worker: " + c;
+        }
+        agent = a;
+        getExecutionData = m;
+        unavailable = why;
+    }
+
+    String unavailable() {
+        return unavailable;
+    }
+
+    private byte[] take() {
+        if (agent == null) {
+            return new byte[0];
+        }
+        try {
+            return (byte[]) getExecutionData.invoke(agent, true);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("JaCoCo getExecutionData failed", e);
+        }
+    }
+
+    void reset() {
+        take();
+    }
+
+    /** Takes (and resets) the execution data and analyses the given classes: {class: {sourceFile, lines}}. */
+    Map<String, Object> collect(Map<String, byte[]> classes) throws IOException {
+        byte[] data = take();
+        ExecutionDataStore store = new ExecutionDataStore();
+        SessionInfoStore sessions = new SessionInfoStore();
+        ExecutionDataReader reader = new ExecutionDataReader(new ByteArrayInputStream(data));
+        reader.setExecutionDataVisitor(store);
+        reader.setSessionInfoVisitor(sessions);
+        reader.read();
+        CoverageBuilder builder = new CoverageBuilder();
+        Analyzer analyzer = new Analyzer(store, builder);
+        for (Map.Entry<String, byte[]> e : classes.entrySet()) {
+            analyzer.analyzeClass(e.getValue(), e.getKey());
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (IClassCoverage cc : builder.getClasses()) {
+            Map<String, Object> c = new LinkedHashMap<>();
+            c.put("sourceFile", cc.getSourceFileName() == null ? "" : cc.getSourceFileName());
+            List<Object> lines = new ArrayList<>();
+            for (int n = cc.getFirstLine(); n > 0 && n <= cc.getLastLine(); n++) {
+                ILine l = cc.getLine(n);
+                if (l.getStatus() == ICounter.EMPTY) {
+                    continue;
+                }
+                ICounter in = l.getInstructionCounter();
+                ICounter br = l.getBranchCounter();
+                lines.add(new int[] {n, in.getCoveredCount(), in.getMissedCount(), br.getCoveredCount(), br.getMissedCount()});
+            }
+            c.put("lines", lines);
+            out.put(cc.getName().replace('/', '.'), c);
+        }
+        return out;
+    }
+}

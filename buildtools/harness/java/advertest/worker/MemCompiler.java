@@ -1,0 +1,228 @@
+package advertest.worker;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.StringWriter;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.FileObject;
+import javax.tools.ForwardingJavaFileManager;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileManager;
+import javax.tools.JavaFileObject;
+import javax.tools.SimpleJavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.StandardLocation;
+import javax.tools.ToolProvider;
+
+/**
+ * In-memory javac: sources from strings, classes into a map. The standard file manager (with its
+ * jar indexes) is shared between compiles; each compile gets a fresh JavacTask (reusing javac's
+ * internal context "succeeds" without output, see PITFALLS), and we check every class came out.
+ */
+final class MemCompiler {
+    static final class Source {
+        final String className;
+        final String text;
+
+        Source(String className, String text) {
+            this.className = className;
+            this.text = text;
+        }
+    }
+
+    static final class Result {
+        boolean ok;
+        final List<Map<String, Object>> diagnostics = new ArrayList<>();
+        final Map<String, byte[]> classes = new LinkedHashMap<>();
+        long nanos;
+
+        Map<String, Object> toJson() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("ok", ok);
+            m.put("diagnostics", diagnostics);
+            m.put("ms", nanos / 1e6);
+            return m;
+        }
+    }
+
+    private final JavaCompiler javac;
+    private final StandardJavaFileManager std;
+    private final List<String> options = new ArrayList<>();
+
+    MemCompiler(List<String> classpath, String release, List<String> extraArgs) throws IOException {
+        javac = ToolProvider.getSystemJavaCompiler();
+        if (javac == null) {
+            throw new IllegalStateException("no system Java compiler: the worker needs a JDK, not a JRE");
+        }
+        std = javac.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+        List<File> cp = new ArrayList<>();
+        for (String p : classpath) {
+            cp.add(new File(p));
+        }
+        std.setLocation(StandardLocation.CLASS_PATH, cp);
+        options.add("-proc:none");
+        options.add("-g");
+        options.add("-implicit:none");
+        options.add("-Xlint:none");
+        if (release != null && !release.isEmpty()) {
+            // -source/-target rather than --release: about 25 ms instead of 40 ms warm (PITFALLS).
+            options.add("-source");
+            options.add(release);
+            options.add("-target");
+            options.add(release);
+        }
+        options.addAll(filterArgs(extraArgs));
+    }
+
+    /** Drops the build's flags that would fight ours (output folders, paths, language level). */
+    static List<String> filterArgs(List<String> args) {
+        List<String> out = new ArrayList<>();
+        for (int k = 0; k < args.size(); k++) {
+            String a = args.get(k);
+            switch (a) {
+                case "-d": case "-s": case "-h": case "--release": case "-source": case "-target":
+                case "--source": case "--target": case "-cp": case "-classpath": case "--class-path":
+                case "-sourcepath": case "--source-path": case "-processorpath": case "--processor-path":
+                case "-encoding":
+                    k++;
+                    continue;
+                case "-verbose": case "-Werror": case "-proc:only":
+                    continue;
+                default:
+                    if (a.startsWith("--release=") || a.startsWith("-Xlint") || a.startsWith("-proc:")) {
+                        continue;
+                    }
+                    out.add(a);
+            }
+        }
+        return out;
+    }
+
+    Result compile(List<Source> sources) {
+        long t0 = System.nanoTime();
+        Result r = new Result();
+        if (sources.isEmpty()) {
+            r.ok = true;
+            return r;
+        }
+        Map<String, byte[]> out = new ConcurrentHashMap<>();
+        Map<JavaFileObject, String> names = new HashMap<>();
+        List<JavaFileObject> units = new ArrayList<>();
+        for (Source s : sources) {
+            JavaFileObject u = new StringSource(s.className, s.text);
+            names.put(u, s.className);
+            units.add(u);
+        }
+        DiagnosticCollector<JavaFileObject> dc = new DiagnosticCollector<>();
+        StringWriter log = new StringWriter();
+        JavaFileManager fm = new ForwardingJavaFileManager<JavaFileManager>(std) {
+            @Override
+            public JavaFileObject getJavaFileForOutput(Location loc, String className, JavaFileObject.Kind kind, FileObject sibling) {
+                return new ClassSink(className, out);
+            }
+        };
+        boolean ok;
+        try {
+            ok = javac.getTask(log, fm, dc, options, null, units).call();
+        } catch (RuntimeException e) {
+            ok = false;
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("className", "");
+            d.put("line", 0);
+            d.put("column", 0);
+            d.put("kind", "error");
+            d.put("message", "javac crashed: " + e);
+            r.diagnostics.add(d);
+        }
+        for (Diagnostic<? extends JavaFileObject> d : dc.getDiagnostics()) {
+            String kind;
+            switch (d.getKind()) {
+                case ERROR: kind = "error"; break;
+                case WARNING: case MANDATORY_WARNING: kind = "warning"; break;
+                default: continue;
+            }
+            if (d.getSource() == null && !kind.equals("error")) {
+                continue; // option warnings such as "bootstrap class path not set"
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            String cn = d.getSource() == null ? null : names.get(d.getSource());
+            m.put("className", cn == null ? "" : cn);
+            m.put("line", Math.max(0L, d.getLineNumber()));
+            m.put("column", Math.max(0L, d.getColumnNumber()));
+            m.put("kind", kind);
+            m.put("message", d.getMessage(Locale.ROOT));
+            r.diagnostics.add(m);
+        }
+        if (ok) {
+            for (Source s : sources) {
+                if (!out.containsKey(s.className)) {
+                    ok = false;
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("className", s.className);
+                    m.put("line", 0);
+                    m.put("column", 0);
+                    m.put("kind", "error");
+                    m.put("message", "the compiler produced no class " + s.className
+                            + " (does the source declare it under that package and name?)");
+                    r.diagnostics.add(m);
+                }
+            }
+        }
+        r.ok = ok;
+        if (ok) {
+            for (Map.Entry<String, byte[]> e : new java.util.TreeMap<>(out).entrySet()) {
+                r.classes.put(e.getKey(), Rewriter.rewrite(e.getValue(), true));
+            }
+        }
+        r.nanos = System.nanoTime() - t0;
+        return r;
+    }
+
+    private static final class StringSource extends SimpleJavaFileObject {
+        private final String text;
+
+        StringSource(String className, String text) {
+            super(URI.create("string:///" + className.replace('.', '/') + Kind.SOURCE.extension), Kind.SOURCE);
+            this.text = text;
+        }
+
+        @Override
+        public CharSequence getCharContent(boolean ignoreEncodingErrors) {
+            return text;
+        }
+    }
+
+    private static final class ClassSink extends SimpleJavaFileObject {
+        private final String className;
+        private final Map<String, byte[]> out;
+
+        ClassSink(String className, Map<String, byte[]> out) {
+            super(URI.create("mem:///" + className.replace('.', '/') + Kind.CLASS.extension), Kind.CLASS);
+            this.className = className;
+            this.out = out;
+        }
+
+        @Override
+        public OutputStream openOutputStream() {
+            return new ByteArrayOutputStream() {
+                @Override
+                public void close() throws IOException {
+                    super.close();
+                    out.put(className, toByteArray());
+                }
+            };
+        }
+    }
+}

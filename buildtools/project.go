@@ -1,0 +1,114 @@
+package buildtools
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/buildtools/harness"
+)
+
+// Project is an opened module: its model, its compiled classes and its warm worker pool. It is
+// what the rest of the product runs Java through.
+type Project struct {
+	Module *Module
+	Pool   *harness.Pool
+	// TestClasses are the module's test classes as its build runs them (Surefire's default
+	// includes: Test*, *Test, *Tests, *TestCase), binary names, sorted.
+	TestClasses []string
+}
+
+// ProjectOptions are the run-time settings of a Project's pool.
+type ProjectOptions struct {
+	Workers         int
+	TimeoutFactor   float64
+	TimeoutConstant time.Duration
+	JavaHome        string
+	JacocoAgentJar  string
+	CacheDir        string
+	Logger          *zap.Logger
+}
+
+// OpenProject loads the module that owns javaFile through loader, compiles what is missing or
+// stale with the build tool, and starts its worker pool.
+func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts ProjectOptions) (*Project, error) {
+	mod, err := loader.Load(ctx, javaFile)
+	if err != nil {
+		return nil, err
+	}
+	if err := mod.EnsureCompiled(ctx); err != nil {
+		return nil, err
+	}
+	tests, err := mod.TestClasses()
+	if err != nil {
+		return nil, err
+	}
+	cfg := mod.HarnessConfig()
+	cfg.Workers = opts.Workers
+	cfg.TimeoutFactor = opts.TimeoutFactor
+	cfg.TimeoutConstant = opts.TimeoutConstant
+	cfg.JavaHome = opts.JavaHome
+	cfg.JacocoAgentJar = opts.JacocoAgentJar
+	if opts.CacheDir != "" && opts.CacheDir != "-" {
+		cfg.CacheDir = opts.CacheDir
+	}
+	if opts.Logger != nil {
+		cfg.Logger = opts.Logger
+	}
+	pool, err := harness.Open(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("starting the JVM workers for %s: %w", mod.Root, err)
+	}
+	return &Project{Module: mod, Pool: pool, TestClasses: tests}, nil
+}
+
+// Close stops the project's worker JVMs.
+func (p *Project) Close() error { return p.Pool.Close() }
+
+// TestClasses lists the module's test classes the way Surefire's default includes pick them
+// (Test*.java, *Test.java, *Tests.java, *TestCase.java under the test source roots), as binary
+// names, sorted. Abstract classes and classes without tests are left to the harness, which
+// finds no test methods in them.
+func (m *Module) TestClasses() ([]string, error) {
+	var out []string
+	for _, root := range m.TestSourceRoots {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if os.IsNotExist(err) {
+					return filepath.SkipDir
+				}
+				return err
+			}
+			if d.IsDir() || !strings.HasSuffix(d.Name(), ".java") {
+				return nil
+			}
+			base := strings.TrimSuffix(d.Name(), ".java")
+			if !isTestClassName(base) {
+				return nil
+			}
+			rel, err := filepath.Rel(root, path)
+			if err != nil {
+				return err
+			}
+			out = append(out, strings.ReplaceAll(filepath.ToSlash(strings.TrimSuffix(rel, ".java")), "/", "."))
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("listing the test classes under %s: %w", root, err)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func isTestClassName(base string) bool {
+	return strings.HasPrefix(base, "Test") || strings.HasSuffix(base, "Test") ||
+		strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "TestCase")
+}

@@ -1,0 +1,7 @@
+package org.broken;
+
+public class Broken {
+    public int value() {
+        return undefinedVariable;
+    }
+}

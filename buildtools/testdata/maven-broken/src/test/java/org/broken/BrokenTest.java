@@ -1,0 +1,9 @@
+package org.broken;
+
+import org.junit.Test;
+
+public class BrokenTest {
+    @Test
+    public void nothing() {
+    }
+}

@@ -1,0 +1,84 @@
+package handlers
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/javaparse"
+)
+
+// MethodArgument is the argument of the two method commands: the document
+// and a position inside the method (0-based, UTF-16 columns, as LSP).
+type MethodArgument struct {
+	URI      protocol.DocumentURI `json:"uri"`
+	Position protocol.Position    `json:"position"`
+}
+
+// CodeAction offers "Generate adversarial tests" and "Analyze mutants" for
+// the method at the start of the range. It answers [] (never null) outside a
+// method, for a document that is not open or not Java, and when
+// context.only leaves out refactor.
+func (h *Handler) CodeAction(_ context.Context, params *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
+	actions := []protocol.CodeAction{}
+	if !kindRequested(protocol.Refactor, params.Context.Only) {
+		return actions, nil
+	}
+	uri := params.TextDocument.URI
+	doc, ok := h.session.Documents().Get(uri)
+	if !ok {
+		h.logger.Debug("codeAction for a document that is not open", zap.String("uri", string(uri)))
+		return actions, nil
+	}
+	if !doc.IsJava() {
+		return actions, nil
+	}
+	pos := params.Range.Start
+	var method *javaparse.Method
+	doc.WithFile(func(f *javaparse.File, _ int32) {
+		off, err := f.Lines().Offset(int(pos.Line), int(pos.Character))
+		if err != nil {
+			h.logger.Debug("codeAction position outside the document", zap.String("uri", string(uri)), zap.Error(err))
+			return
+		}
+		method = f.MethodAt(off)
+	})
+	if method == nil {
+		return actions, nil
+	}
+	arg := MethodArgument{URI: uri, Position: pos}
+	for _, a := range []struct{ command, verb string }{
+		{CommandGenerateTests, "Generate adversarial tests for"},
+		{CommandAnalyzeMutants, "Analyze mutants in"},
+	} {
+		title := fmt.Sprintf("%s `%s`", a.verb, method.Name)
+		actions = append(actions, protocol.CodeAction{
+			Title: title,
+			Kind:  protocol.Refactor,
+			Command: &protocol.Command{
+				Title:     title,
+				Command:   a.command,
+				Arguments: []any{arg},
+			},
+		})
+	}
+	return actions, nil
+}
+
+// kindRequested reports whether context.only lets actions of kind through:
+// kinds are hierarchical, so "refactor" asks for "refactor" and
+// "refactor.extract", but "refactor.extract" does not ask for "refactor".
+func kindRequested(kind protocol.CodeActionKind, only []protocol.CodeActionKind) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if kind == o || strings.HasPrefix(string(kind), string(o)+".") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,67 @@
+package agent
+
+import (
+	"context"
+
+	"github.com/advertest/advertest-lsp/javaparse"
+	"github.com/advertest/advertest-lsp/loop/mutants"
+)
+
+// Subject is the method under test as the agents see it.
+type Subject struct {
+	// File is the source file's absolute path; Source its text (a snapshot).
+	File   string
+	Source []byte
+	Parsed *javaparse.File
+	Method *javaparse.Method
+	// Context is the class context of the method (package, imports, fields, signatures, the
+	// numbered listing).
+	Context *javaparse.Context
+	// JUnit is the project's JUnit major version (4 or 5); MockitoVersion is "" when the
+	// project has no Mockito.
+	JUnit          int
+	MockitoVersion string
+	// TestClassName is the simple name of the generated test class (<Class>AdverTest); the
+	// generated tests live in the method's package.
+	TestClassName string
+}
+
+// Test is one generated JUnit test method.
+type Test struct {
+	// Name is the method's name in the test class.
+	Name string
+	// Source is the whole method, annotations included, indented by one level.
+	Source string
+	// Imports are the imports the method needs ("java.util.List", "static org.junit.Assert.*").
+	Imports []string
+	// Target names the mutant the test was written against ("" for the initial suite).
+	Target string
+	// Origin says which agent wrote it: "search" or "llm".
+	Origin string
+}
+
+// TestAgent is T: it writes an initial suite for the method, then tests aimed at given
+// surviving mutants (one request per mutant, as the paper's mutant-aware prompt).
+type TestAgent interface {
+	InitialSuite(ctx context.Context, s *Subject) ([]Test, error)
+	// KillMutant writes tests meant to pass on the original and fail on m; none when it finds
+	// no way to tell them apart.
+	KillMutant(ctx context.Context, s *Subject, m mutants.Mutant) ([]Test, error)
+}
+
+// Feedback is what M is told about the current suite before its move.
+type Feedback struct {
+	// UncoveredLines are the method's lines with code that no test executes.
+	UncoveredLines []int
+	// Survivors are the mutants the suite did not kill.
+	Survivors []mutants.Mutant
+	// Known are every mutant in the pool, so that M proposes new ones.
+	Known []mutants.Mutant
+}
+
+// MutantAgent is M: it writes the initial mutants, then more on uncovered lines and new,
+// different ones on the lines of surviving mutants.
+type MutantAgent interface {
+	InitialMutants(ctx context.Context, s *Subject) ([]mutants.Mutant, error)
+	MoreMutants(ctx context.Context, s *Subject, fb Feedback) ([]mutants.Mutant, error)
+}

@@ -1,0 +1,9 @@
+// Package engine is the referee of the game: Algorithm 1 of the AdverTest paper. It runs a
+// suite on the original class once with per-test coverage (the baseline), then evaluates each
+// mutant by compiling its single-line change in memory and running only the tests that pass on
+// the original and cover the mutated line, fastest first, stopping at the first one that fails
+// (Δ = Fail(T,m) \ Fail(T,P)). Mutants of one method are spread over the worker pool.
+//
+// It speaks in buildtools/harness and loop/mutants types and produces report.Mutant verdicts; it
+// knows nothing of LSP or LLMs.
+package engine

@@ -1,0 +1,394 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/advertest/advertest-lsp/buildtools/harness"
+	"github.com/advertest/advertest-lsp/loop/mutants"
+	"github.com/advertest/advertest-lsp/loop/report"
+)
+
+// Runner compiles and runs tests in the JVM; *harness.Pool is the one the product uses.
+type Runner interface {
+	Run(ctx context.Context, spec harness.RunSpec) (*harness.RunResult, error)
+	Compile(ctx context.Context, sources []harness.Source) (*harness.CompileResult, error)
+}
+
+// Subject is the class under test as the engine sees it.
+type Subject struct {
+	// Class is the binary name of the file's top-level class: the unit that a mutant replaces.
+	Class string
+	// Source is the original text, which may be an editor's unsaved buffer rather than the file.
+	Source []byte
+	// StartLine and EndLine bound the method (1-based, inclusive); its coverage is measured there.
+	StartLine, EndLine int
+}
+
+// Suite is what the mutants play against.
+type Suite struct {
+	// Tests are the project's tests to run; a TestID with an empty Method stands for its class.
+	Tests []harness.TestID
+	// Extra are generated test classes, compiled in memory with the subject.
+	Extra []harness.Source
+}
+
+// Options tune an evaluation.
+type Options struct {
+	// Parallelism is how many mutants are evaluated at once (the pool's size); 0 means 1.
+	Parallelism int
+	// TimeoutFactor and TimeoutConstant give each test's budget on a mutant:
+	// factor × its time on the original + constant. Zero values mean 1.25 and 4 s.
+	TimeoutFactor   float64
+	TimeoutConstant time.Duration
+	// Progress, when set, is called after each mutant with the counts so far.
+	Progress func(done, total int)
+}
+
+func (o Options) budget(normal time.Duration) time.Duration {
+	f, c := o.TimeoutFactor, o.TimeoutConstant
+	if f <= 0 {
+		f = 1.25
+	}
+	if c <= 0 {
+		c = 4 * time.Second
+	}
+	return time.Duration(float64(normal)*f) + c
+}
+
+// ErrOriginalDoesNotCompile is returned by RunBaseline when the subject itself does not compile.
+var ErrOriginalDoesNotCompile = errors.New("the original class does not compile")
+
+// Baseline is the suite's run on the original, with per-test coverage.
+type Baseline struct {
+	// Results holds each test's outcome on the original.
+	Results map[harness.TestID]harness.TestResult
+	// Passing are the tests that pass on the original, fastest first; only they can kill.
+	Passing []harness.TestID
+	// Failing are the tests that fail on the original: Fail(T, P). They never count as kills.
+	Failing []harness.TestID
+	// LineCoverage and BranchCoverage are the method's, 0..1, over the whole suite.
+	LineCoverage, BranchCoverage float64
+	// CoveredLines and UncoveredLines are the method's lines that hold code, by whether any
+	// test executes them.
+	CoveredLines, UncoveredLines []int
+	// Duration is the baseline run's wall time.
+	Duration time.Duration
+
+	// lineTests maps a source line to the passing tests that execute it, fastest first.
+	lineTests map[int][]harness.TestID
+	// methodTests are the passing tests that execute any line of the method, fastest first.
+	methodTests []harness.TestID
+	// codeLines are the lines of the file that hold instructions, in any class of the file.
+	codeLines map[int]bool
+}
+
+// TestsFor returns the tests to run against a mutant of the given line: the passing tests that
+// cover it, fastest first. A line that holds no instructions of its own (an `else`, a
+// declaration without initialiser) falls back to the tests that cover the method.
+func (b *Baseline) TestsFor(line int) []harness.TestID {
+	if b.codeLines[line] {
+		return b.lineTests[line]
+	}
+	return b.methodTests
+}
+
+// CoversLine reports whether any passing test executes the line.
+func (b *Baseline) CoversLine(line int) bool { return len(b.lineTests[line]) > 0 }
+
+// RunBaseline runs the suite on the original with per-test coverage.
+func RunBaseline(ctx context.Context, r Runner, subj Subject, suite Suite) (*Baseline, error) {
+	start := time.Now()
+	res, err := r.Run(ctx, harness.RunSpec{
+		Overrides:    []harness.Source{{ClassName: subj.Class, Text: string(subj.Source)}},
+		ExtraTests:   suite.Extra,
+		Tests:        suite.Tests,
+		Coverage:     true,
+		CoverClasses: []string{subj.Class},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("running the suite on the original: %w", err)
+	}
+	if res.Compile != nil && !res.Compile.OK {
+		return nil, fmt.Errorf("%w: %s", ErrOriginalDoesNotCompile, compileSummary(res.Compile))
+	}
+	b := &Baseline{
+		Results:   map[harness.TestID]harness.TestResult{},
+		lineTests: map[int][]harness.TestID{},
+		codeLines: map[int]bool{},
+		Duration:  time.Since(start),
+	}
+	for _, tr := range res.Tests {
+		b.Results[tr.Test] = tr
+		if tr.Outcome == harness.Passed {
+			b.Passing = append(b.Passing, tr.Test)
+		} else if tr.Outcome != harness.Skipped {
+			b.Failing = append(b.Failing, tr.Test)
+		}
+	}
+	fastestFirst(b.Passing, b.Results)
+
+	// Per line: which passing tests execute it, and the union of branches covered.
+	type lineAgg struct{ coveredBranches, totalBranches int }
+	agg := map[int]*lineAgg{}
+	inMethod := map[harness.TestID]bool{}
+	for _, id := range b.Passing {
+		tr := b.Results[id]
+		for line, lc := range fileLines(tr.Coverage, subj.Class) {
+			b.codeLines[line] = true
+			a := agg[line]
+			if a == nil {
+				a = &lineAgg{}
+				agg[line] = a
+			}
+			if total := lc.CoveredBranches + lc.MissedBranches; total > a.totalBranches {
+				a.totalBranches = total
+			}
+			if lc.CoveredBranches > a.coveredBranches {
+				// JaCoCo's per-test data say how many of a line's branches a test took, not
+				// which; the maximum over tests is a lower bound of the union.
+				a.coveredBranches = lc.CoveredBranches
+			}
+			if lc.CoveredInstructions > 0 {
+				b.lineTests[line] = append(b.lineTests[line], id)
+				if line >= subj.StartLine && line <= subj.EndLine {
+					inMethod[id] = true
+				}
+			}
+		}
+	}
+	// Failing tests' coverage still tells which lines hold code.
+	for _, id := range b.Failing {
+		for line := range fileLines(b.Results[id].Coverage, subj.Class) {
+			b.codeLines[line] = true
+		}
+	}
+	for _, id := range b.Passing {
+		if inMethod[id] {
+			b.methodTests = append(b.methodTests, id)
+		}
+	}
+
+	var lines, covered, branches, coveredBranches int
+	for line := subj.StartLine; line <= subj.EndLine; line++ {
+		if !b.codeLines[line] {
+			continue
+		}
+		lines++
+		if b.CoversLine(line) {
+			covered++
+			b.CoveredLines = append(b.CoveredLines, line)
+		} else {
+			b.UncoveredLines = append(b.UncoveredLines, line)
+		}
+		if a := agg[line]; a != nil {
+			branches += a.totalBranches
+			coveredBranches += a.coveredBranches
+		}
+	}
+	if lines > 0 {
+		b.LineCoverage = float64(covered) / float64(lines)
+	}
+	if branches > 0 {
+		b.BranchCoverage = float64(coveredBranches) / float64(branches)
+	} else if lines > 0 && covered == lines {
+		// A method without branches is fully branch-covered once its lines are.
+		b.BranchCoverage = 1
+	}
+	return b, nil
+}
+
+// fileLines merges the coverage of the file's classes: the top-level class and its nested,
+// inner, local and anonymous classes (Outer$…), which JaCoCo reports separately.
+func fileLines(c *harness.Coverage, topLevel string) map[int]harness.LineCoverage {
+	out := map[int]harness.LineCoverage{}
+	if c == nil {
+		return out
+	}
+	for name, cc := range c.Classes {
+		if name != topLevel && !hasNestedPrefix(name, topLevel) {
+			continue
+		}
+		for line, lc := range cc.Lines {
+			o := out[line]
+			o.CoveredInstructions += lc.CoveredInstructions
+			o.MissedInstructions += lc.MissedInstructions
+			o.CoveredBranches += lc.CoveredBranches
+			o.MissedBranches += lc.MissedBranches
+			out[line] = o
+		}
+	}
+	return out
+}
+
+func hasNestedPrefix(name, topLevel string) bool {
+	return len(name) > len(topLevel) && name[:len(topLevel)] == topLevel && name[len(topLevel)] == '$'
+}
+
+func fastestFirst(ids []harness.TestID, results map[harness.TestID]harness.TestResult) {
+	sort.SliceStable(ids, func(i, j int) bool {
+		di, dj := results[ids[i]].Duration, results[ids[j]].Duration
+		if di != dj {
+			return di < dj
+		}
+		return ids[i].String() < ids[j].String()
+	})
+}
+
+// Stats are the figures of one evaluation.
+type Stats struct {
+	Mutants int
+	// TestExecutions counts the tests run against mutants.
+	TestExecutions int
+	// CompileTime and TestTime add up the worker's own compile and test times: the floor that
+	// an evaluation cannot go below.
+	CompileTime, TestTime time.Duration
+	Wall                  time.Duration
+}
+
+// Evaluate gives each mutant its verdict against the suite. Verdicts come back in the order of
+// ms. When ctx is cancelled it returns the mutants evaluated so far and ctx's error.
+func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Baseline, ms []mutants.Mutant, opts Options) ([]report.Mutant, Stats, error) {
+	start := time.Now()
+	par := opts.Parallelism
+	if par <= 0 {
+		par = 1
+	}
+	results := make([]*report.Mutant, len(ms))
+	var (
+		mu    sync.Mutex
+		stats Stats
+		done  int
+	)
+	sem := make(chan struct{}, par)
+	var wg sync.WaitGroup
+	for i := range ms {
+		if ctx.Err() != nil {
+			break
+		}
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			v, st, err := evaluateOne(ctx, r, subj, suite, base, ms[i], opts)
+			if err != nil {
+				return // cancelled: the mutant stays unevaluated
+			}
+			mu.Lock()
+			results[i] = &v
+			stats.TestExecutions += st.TestExecutions
+			stats.CompileTime += st.CompileTime
+			stats.TestTime += st.TestTime
+			stats.Mutants++
+			done++
+			d := done
+			mu.Unlock()
+			if opts.Progress != nil {
+				opts.Progress(d, len(ms))
+			}
+		}(i)
+	}
+	wg.Wait()
+	stats.Wall = time.Since(start)
+	out := make([]report.Mutant, 0, len(ms))
+	for _, v := range results {
+		if v != nil {
+			out = append(out, *v)
+		}
+	}
+	return out, stats, ctx.Err()
+}
+
+func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base *Baseline, m mutants.Mutant, opts Options) (report.Mutant, Stats, error) {
+	v := report.Mutant{
+		ID: m.ID, Line: m.Line, Original: m.Original, Mutated: m.Mutated,
+		Origin: string(m.Origin), Operator: m.Operator, Description: m.Description,
+		KilledBy: []string{},
+	}
+	var st Stats
+	src, err := mutants.Apply(subj.Source, m)
+	if err != nil {
+		// The mutant does not fit this text (its line changed): it cannot be built.
+		v.Status = report.Uncompilable
+		return v, st, nil
+	}
+	override := harness.Source{ClassName: subj.Class, Text: string(src)}
+	tests := base.TestsFor(m.Line)
+	if len(tests) == 0 {
+		// No test executes the line: the mutant survives if it compiles at all.
+		cr, err := r.Compile(ctx, append([]harness.Source{override}, suite.Extra...))
+		if err != nil {
+			return v, st, err
+		}
+		st.CompileTime = cr.Duration
+		v.Status = report.Survived
+		if !cr.OK {
+			v.Status = report.Uncompilable
+		}
+		return v, st, nil
+	}
+	budgets := make(map[harness.TestID]time.Duration, len(tests))
+	for _, id := range tests {
+		budgets[id] = opts.budget(base.Results[id].Duration)
+	}
+	res, err := r.Run(ctx, harness.RunSpec{
+		Overrides:          []harness.Source{override},
+		ExtraTests:         suite.Extra,
+		Tests:              tests,
+		Timeouts:           budgets,
+		StopAtFirstFailure: true,
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return v, st, ctx.Err()
+		}
+		return v, st, fmt.Errorf("evaluating mutant %s: %w", m.ID, err)
+	}
+	if res.Compile != nil {
+		st.CompileTime = res.Compile.Duration
+		if !res.Compile.OK {
+			v.Status = report.Uncompilable
+			return v, st, nil
+		}
+	}
+	v.Status = report.Survived
+outcomes:
+	for _, tr := range res.Tests {
+		st.TestExecutions++
+		st.TestTime += tr.Duration
+		switch tr.Outcome {
+		case harness.Passed, harness.Skipped:
+			continue
+		case harness.Timeout:
+			v.Status = report.Timeout
+		default: // failed, error, exit, oom: the test tells the mutant from the original
+			v.Status = report.Killed
+			v.KilledBy = append(v.KilledBy, tr.Test.String())
+		}
+		break outcomes
+	}
+	return v, st, nil
+}
+
+func compileSummary(cr *harness.CompileResult) string {
+	if len(cr.Diagnostics) == 0 {
+		return "no diagnostics"
+	}
+	d := cr.Diagnostics[0]
+	s := fmt.Sprintf("%s:%d: %s", d.ClassName, d.Line, d.Message)
+	if n := len(cr.Diagnostics) - 1; n > 0 {
+		s += fmt.Sprintf(" (and %d more)", n)
+	}
+	return s
+}

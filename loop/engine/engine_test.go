@@ -1,0 +1,356 @@
+package engine_test
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/advertest/advertest-lsp/buildtools"
+	"github.com/advertest/advertest-lsp/buildtools/harness"
+	"github.com/advertest/advertest-lsp/javaparse"
+	"github.com/advertest/advertest-lsp/loop/engine"
+	"github.com/advertest/advertest-lsp/loop/engine/plain"
+	"github.com/advertest/advertest-lsp/loop/mutants"
+	"github.com/advertest/advertest-lsp/loop/report"
+)
+
+// fixture is an example project copied to a temporary folder, compiled, with its pool open.
+type fixture struct {
+	root string
+	proj *buildtools.Project
+}
+
+var (
+	examplesMu sync.Mutex
+	examples   = map[string]*fixture{}
+	tempRoot   string
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "advertest-engine-test-")
+	if err != nil {
+		panic(err)
+	}
+	tempRoot = dir
+	code := m.Run()
+	for _, f := range examples {
+		f.proj.Close()
+	}
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// openExample copies an example project, builds it and opens its pool, once per test binary:
+// the tests only read it.
+func openExample(t *testing.T, name string) *fixture {
+	t.Helper()
+	examplesMu.Lock()
+	defer examplesMu.Unlock()
+	if f := examples[name]; f != nil {
+		return f
+	}
+	root := filepath.Join(tempRoot, name)
+	if err := copyDir(filepath.Join("..", "..", "examples", name), root); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	loader := buildtools.NewLoader(buildtools.Options{CacheDir: "-"})
+	var anyJava string
+	_ = filepath.WalkDir(filepath.Join(root, "src", "main"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && anyJava == "" && strings.HasSuffix(p, ".java") {
+			anyJava = p
+		}
+		return nil
+	})
+	proj, err := buildtools.OpenProject(ctx, loader, anyJava, buildtools.ProjectOptions{Workers: 2, CacheDir: filepath.Join(tempRoot, "cache")})
+	if err != nil {
+		t.Fatalf("opening %s: %v", name, err)
+	}
+	f := &fixture{root: root, proj: proj}
+	examples[name] = f
+	return f
+}
+
+func (f *fixture) method(t *testing.T, rel, query string) (*javaparse.File, *javaparse.Method, []byte) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(f.root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := javaparse.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := pf.FindMethods(query)
+	if len(ms) != 1 {
+		t.Fatalf("%s: %d methods named %q", rel, len(ms), query)
+	}
+	return pf, ms[0], src
+}
+
+func (f *fixture) plainProject(extra []string) plain.Project {
+	m := f.proj.Module
+	return plain.Project{
+		Classpath:   m.TestClasspath,
+		MainOutput:  m.MainOutput,
+		TestOutput:  m.TestOutput,
+		Release:     m.Release,
+		TestClasses: append(append([]string{}, f.proj.TestClasses...), extra...),
+		Timeout:     40 * time.Second,
+	}
+}
+
+func allMutants(pf *javaparse.File, m *javaparse.Method) []mutants.Mutant {
+	ms := mutants.Generate(pf, m, mutants.Options{})
+	ms = append(ms, mutants.Generate(pf, m, mutants.Options{Strong: true})...)
+	seen := map[string]bool{}
+	var out []mutants.Mutant
+	for _, x := range ms {
+		if !seen[x.ID] {
+			seen[x.ID] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func classTests(classes []string) []harness.TestID {
+	var ids []harness.TestID
+	for _, c := range classes {
+		ids = append(ids, harness.TestID{Class: c})
+	}
+	return ids
+}
+
+// checkAgainstPlain evaluates every mutant with the engine and the plain way, and fails on any
+// verdict that differs.
+func checkAgainstPlain(t *testing.T, f *fixture, rel, query string, strong bool) []report.Mutant {
+	t.Helper()
+	ctx := context.Background()
+	pf, m, src := f.method(t, rel, query)
+	ms := mutants.Generate(pf, m, mutants.Options{})
+	if strong {
+		ms = allMutants(pf, m)
+	}
+	if len(ms) < 5 {
+		t.Fatalf("only %d mutants for %s", len(ms), query)
+	}
+	subj := engine.Subject{Class: m.TopLevelClass, Source: src, StartLine: m.StartLine, EndLine: m.EndLine}
+	suite := engine.Suite{Tests: classTests(f.proj.TestClasses)}
+	base, err := engine.RunBaseline(ctx, f.proj.Pool, subj, suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts, stats, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, ms, engine.Options{Parallelism: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(verdicts) != len(ms) {
+		t.Fatalf("%d verdicts for %d mutants", len(verdicts), len(ms))
+	}
+
+	pp := f.plainProject(nil)
+	orig, err := pp.RunOriginal(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if orig.Tests == 0 {
+		t.Fatal("the plain way ran no test")
+	}
+	plainVerdicts := make([]string, len(ms))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	errs := make(chan error, len(ms))
+	for i, mu := range ms {
+		wg.Add(1)
+		go func(i int, mu mutants.Mutant) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			msrc, err := mutants.Apply(src, mu)
+			if err != nil {
+				errs <- err
+				return
+			}
+			out, err := pp.RunMutant(ctx, m.TopLevelClass, string(msrc))
+			if err != nil {
+				errs <- fmt.Errorf("plain run of %s: %w", mu.ID, err)
+				return
+			}
+			plainVerdicts[i] = plain.Verdict(orig, out)
+		}(i, mu)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	counts := map[report.Status]int{}
+	for i, v := range verdicts {
+		counts[v.Status]++
+		if string(v.Status) != plainVerdicts[i] {
+			t.Errorf("%s line %d %q → %q: engine says %s, the plain way %s", v.ID, v.Line,
+				strings.TrimSpace(v.Original), strings.TrimSpace(v.Mutated), v.Status, plainVerdicts[i])
+		}
+	}
+	t.Logf("%s: %d mutants %v; %d test executions on mutants, suite of %d tests", query, len(ms), counts, stats.TestExecutions, len(base.Results))
+	return verdicts
+}
+
+func TestVerdictsMatchThePlainWayMavenJUnit5(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs javac and java per mutant")
+	}
+	f := openExample(t, "maven-calculator")
+	rel := "src/main/java/org/acme/PriceCalculator.java"
+	vs := checkAgainstPlain(t, f, rel, "clamp", true)
+	c := report.Counts(vs)
+	if c[report.Killed] == 0 || c[report.Survived] == 0 {
+		t.Errorf("want both killed and surviving mutants of clamp with the weak suite, got %v", c)
+	}
+	checkAgainstPlain(t, f, rel, "subtotal", true)
+}
+
+func TestVerdictsMatchThePlainWayGradleJUnit4(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs javac and java per mutant")
+	}
+	f := openExample(t, "gradle-inventory")
+	checkAgainstPlain(t, f, "src/main/java/org/acme/inventory/Pricing.java", "orderPrice", false)
+}
+
+// lineMutant builds a hand-written mutant of one line of the method.
+func lineMutant(t *testing.T, src []byte, m *javaparse.Method, contains, from, to string) mutants.Mutant {
+	t.Helper()
+	lines := strings.Split(string(src), "\n")
+	for i := m.StartLine - 1; i < m.EndLine; i++ {
+		if strings.Contains(lines[i], contains) {
+			mutated := strings.Replace(lines[i], from, to, 1)
+			return mutants.Mutant{
+				ID: mutants.NewID(m.BinaryClassName, m.Name, lines[i], mutated), Line: i + 1,
+				Original: lines[i], Mutated: mutated, Origin: mutants.Origin("rule"), Operator: "TEST",
+			}
+		}
+	}
+	t.Fatalf("no line with %q in %s", contains, m.Name)
+	return mutants.Mutant{}
+}
+
+func TestEndlessLoopAndExitMutants(t *testing.T) {
+	f := openExample(t, "maven-calculator")
+	ctx := context.Background()
+	rel := "src/main/java/org/acme/PriceCalculator.java"
+	pf, m, src := f.method(t, rel, "subtotal")
+	_ = pf
+	loopForever := lineMutant(t, src, m, "for (int i = 0", "i++", "i += 0")
+	exit := lineMutant(t, src, m, "return sum;", "return sum;", "System.exit(3); return sum;")
+	subj := engine.Subject{Class: m.TopLevelClass, Source: src, StartLine: m.StartLine, EndLine: m.EndLine}
+	suite := engine.Suite{Tests: classTests(f.proj.TestClasses)}
+	base, err := engine.RunBaseline(ctx, f.proj.Pool, subj, suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	var verdicts []report.Mutant
+	go func() {
+		defer close(done)
+		verdicts, _, err = engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, []mutants.Mutant{loopForever, exit}, engine.Options{Parallelism: 2, TimeoutConstant: 1500 * time.Millisecond})
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("evaluating an endless loop and a System.exit did not finish")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if verdicts[0].Status != report.Timeout {
+		t.Errorf("endless loop: got %s, want timeout", verdicts[0].Status)
+	}
+	if verdicts[1].Status != report.Killed {
+		t.Errorf("System.exit: got %s, want killed", verdicts[1].Status)
+	}
+	// The pool is still usable and gives the same verdict for an ordinary mutant.
+	again, _, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, []mutants.Mutant{exit}, engine.Options{Parallelism: 1})
+	if err != nil || again[0].Status != report.Killed {
+		t.Fatalf("after the restart: %v %v", again, err)
+	}
+}
+
+// A test that fails on the original never counts as a kill, even when it also fails on the
+// mutant.
+func TestFailingOnOriginalIsNoKill(t *testing.T) {
+	f := openExample(t, "maven-calculator")
+	ctx := context.Background()
+	rel := "src/main/java/org/acme/PriceCalculator.java"
+	_, m, src := f.method(t, rel, "clamp")
+	failing := harness.Source{ClassName: "org.acme.AlwaysWrongTest", Text: `package org.acme;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.Test;
+class AlwaysWrongTest {
+    @Test void clampIsWrong() { assertEquals(99, PriceCalculator.clamp(5, 0, 10)); }
+}
+`}
+	subj := engine.Subject{Class: m.TopLevelClass, Source: src, StartLine: m.StartLine, EndLine: m.EndLine}
+	pf, _ := javaparse.Parse(src)
+	ms := allMutants(pf, pf.FindMethods("clamp")[0])
+	evaluate := func(suite engine.Suite) (*engine.Baseline, []report.Mutant) {
+		base, err := engine.RunBaseline(ctx, f.proj.Pool, subj, suite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		verdicts, _, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, ms, engine.Options{Parallelism: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return base, verdicts
+	}
+	_, without := evaluate(engine.Suite{Tests: classTests(f.proj.TestClasses)})
+	base, with := evaluate(engine.Suite{
+		Tests: append(classTests(f.proj.TestClasses), harness.TestID{Class: "org.acme.AlwaysWrongTest"}),
+		Extra: []harness.Source{failing},
+	})
+	if len(base.Failing) != 1 || base.Failing[0].Class != "org.acme.AlwaysWrongTest" {
+		t.Fatalf("baseline failing: %v", base.Failing)
+	}
+	for i, v := range with {
+		for _, k := range v.KilledBy {
+			if strings.Contains(k, "AlwaysWrongTest") {
+				t.Errorf("%s killed by %s, a test that fails on the original", v.ID, k)
+			}
+		}
+		if v.Status != without[i].Status {
+			t.Errorf("%s: %s with the failing test, %s without", v.ID, v.Status, without[i].Status)
+		}
+	}
+}
+
+func copyDir(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() {
+			switch d.Name() {
+			case "target", "build", ".gradle", ".advertest":
+				if rel != "." {
+					return filepath.SkipDir
+				}
+			}
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+}

@@ -1,0 +1,45 @@
+package loop
+
+// Phase names a step of a run, for progress reports.
+type Phase string
+
+const (
+	// PhaseProject: loading the build model, compiling the module, starting the JVMs.
+	PhaseProject Phase = "project"
+	// PhaseBaseline: the suite's coverage run on the original.
+	PhaseBaseline Phase = "baseline"
+	// PhaseMutants: an agent M move (generating mutants).
+	PhaseMutants Phase = "mutants"
+	// PhaseTests: an agent T move (generating and repairing tests).
+	PhaseTests Phase = "tests"
+	// PhaseEvaluate: mutation testing of the mutants against the suite.
+	PhaseEvaluate Phase = "evaluate"
+	// PhaseDone: the run is over; the event carries the final figures.
+	PhaseDone Phase = "done"
+)
+
+// Event is one progress report. Counts that do not apply to a phase are zero.
+type Event struct {
+	Phase Phase
+	// Round is the action's index (0 for the initial moves) of Rounds; Agent is "T", "M"
+	// or "T+M".
+	Round, Rounds int
+	Agent         string
+	// Done and Total count the phase's units of work (mutants evaluated, tests generated).
+	Done, Total int
+	// Mutants, Killed and Survived are the pool's counts after the last evaluation.
+	Mutants, Killed, Survived int
+	// Score is the mutation score after the last evaluation (nil: nothing valid yet).
+	Score *float64
+	// Message is a short human-readable line.
+	Message string
+}
+
+// EventSink receives events; it must not block for long. A nil sink drops them.
+type EventSink func(Event)
+
+func (s EventSink) emit(e Event) {
+	if s != nil {
+		s(e)
+	}
+}

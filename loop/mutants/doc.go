@@ -1,0 +1,47 @@
+// Package mutants owns the mutant: a change of exactly one line of a method, the id that
+// keeps it recognisable across edits, saves and restarts, applying it to a source text and
+// carrying it to a line's new place after an edit. It also is the offline mutant agent M:
+// a rule-based generator of classic mutation operators on the tree-sitter tree of a method.
+//
+// # Ids
+//
+// NewID hashes the class, the method and the trimmed line texts before and after, so
+// shifting or re-indenting a line keeps its mutants' ids. Generate gives the k-th line
+// (k ≥ 2) of a method with the same trimmed text the suffix "-k".
+//
+// # Operators and stages
+//
+// Like the LLM's M, the rule-based M works in stages (DESIGN.md, "The loop"). Its first
+// move uses the default group over the whole method:
+//
+//	ROR   relational boundary and negation: < → <=, >=; <= → <, >; == ↔ !=; ...
+//	AOR   + ↔ -, * → /, / → *, % → * (never on String concatenation)
+//	NEG   negated condition of if/while/do/for/?: (`c` → `!c`, `!c` → `c`), where ROR
+//	      does not already negate it
+//	LCR   && ↔ ||
+//	RET   return values by the declared type: boolean true/false, numbers 0 (1 for 0),
+//	      String "" and null, Optional.empty(), empty List/Set/Map, null for references;
+//	      none in void methods, constructors and lambdas
+//	MATH  Math.max ↔ Math.min
+//	VCR   removal of a call statement `foo(x);`
+//
+// Later moves ask for Options.Strong on chosen lines (the lines of surviving mutants,
+// uncovered lines), which adds operators that never repeat a default mutant:
+//
+//	ROR   the remaining relational operators (ordering ones on == and != only for numbers)
+//	AOR   the rest of + - * / %; & ↔ |, ^ → &, << ↔ >>, >>> → >>; unary minus removed
+//	BND   integer constants c → c+1, c-1, 0 (base and long suffix kept, no overflow)
+//	INC   ++ ↔ --, += ↔ -=, *= ↔ /=
+//	CDR   if (c) → if (true) / if (false), likewise ternary conditions
+//	LCR   `a && b` → `a`, `b`
+//	NEG   `!x` → `x` anywhere
+//
+// Generate is a pure function of the tree and the options: asking again gives the same
+// mutants with the same ids, so a caller keeps the ids it has and drops repeats.
+//
+// Every mutant is a token (or expression) replacement inside one line, so the mutated file
+// still parses; comments, string and character literals, generics, annotations, switch
+// labels, and the bodies of nested and anonymous classes (methods of their own) are never
+// touched. Cheap type knowledge (declared parameters, locals and fields) keeps mutants that
+// cannot compile out.
+package mutants

@@ -1,0 +1,163 @@
+package org.acme;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/** A corpus of realistic methods for the rule-based mutant operators (x < y in a comment). */
+public class Corpus extends Base {
+    private int count;
+    private final String name;
+    private static final int LIMIT = 100;
+
+    public Corpus(String name, int count) {
+        super(name.length());
+        this.name = name;
+        this.count = count;
+        validate();
+    }
+
+    public static int clamp(int x, int lo, int hi) {
+        if (x < lo) {
+            return lo;
+        }
+        return Math.min(x, hi); // x > hi gives hi
+    }
+
+    public int sum(int[] values) {
+        int total = 0;
+        for (int i = 0; i < values.length; i++) {
+            total += values[i];
+        }
+        return total;
+    }
+
+    public String greet(String who) {
+        // if (who == null) return "a < b";
+        String msg = "Hello, " + who + "! (x < y && y > z)";
+        if (who.isEmpty() || who.length() > LIMIT) {
+            return "nobody";
+        }
+        return msg + count;
+    }
+
+    public boolean inRange(int x) {
+        return x >= 0 && x <= LIMIT; /* x >= 0 || x - 1 */
+    }
+
+    public char grade(int score) {
+        char c = score >= 90 ? 'A' : score >= 80 ? 'B' : '<';
+        return c;
+    }
+
+    public List<String> upper(List<String> items) {
+        List<String> out = new ArrayList<>();
+        items.forEach(s -> {
+            if (s != null) {
+                out.add(s.toUpperCase());
+            }
+        });
+        Function<String, Integer> len = s -> { return s.length() * 2; };
+        out.sort(String::compareTo);
+        return out;
+    }
+
+    public Optional<String> find(Map<String, Integer> m, String key) {
+        Integer v = m.get(key);
+        if (v == null) return Optional.empty();
+        return Optional.of(key + "=" + v);
+    }
+
+    public long mix(long a, long b) {
+        long r = (a << 2) ^ (b >>> 1) & 0xFFL;
+        r = r * 31 + b % 7;
+        while (r > 1_000L) { r /= 2; }
+        do { r++; } while (r < 10);
+        return -r;
+    }
+
+    public void reset() {
+        count = 0;
+        log("reset");
+        if (count == 0) notifyListeners();
+    }
+
+    public int describe(Object o) {
+        if (o instanceof String s && !s.isEmpty()) {
+            return s.length();
+        }
+        switch (count) {
+            case 1:
+                log("one");
+                break;
+            default:
+                count--;
+        }
+        Runnable r = new Runnable() {
+            @Override
+            public void run() {
+                log("x");
+            }
+        };
+        return o == null ? -1 : o.hashCode() % LIMIT;
+    }
+
+    public double average(List<Integer> xs) {
+        if (xs.isEmpty()) return 0.0;
+        double s = 0;
+        for (int x : xs) {
+            s += x;
+        }
+        return s / xs.size();
+    }
+
+    public String banner(int width) {
+        String t = """
+            a < b && c
+            """;
+        return t.repeat(width > 1 ? width : 1);
+    }
+
+    public int weighted(int a, int b, int c) {
+        return a - b * c + (a + b) / 2;
+    }
+
+    public List<Integer> evens(int n) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i <= n; i += 2) {
+            out.add(i);
+        }
+        return out;
+    }
+
+    public Integer boxed(int a) { return a > 0 ? a : null; }
+
+    public String[] names() { return new String[] {name}; }
+
+    public int[] counts() { return new int[] {count, count + 1}; }
+
+    <T extends Comparable<T>> T maxOf(T a, T b) { return a.compareTo(b) >= 0 ? a : b; }
+
+    private void validate() {
+        if (count < 0) throw new IllegalArgumentException("count < 0");
+    }
+
+    private void log(String s) {
+    }
+
+    private void notifyListeners() {
+    }
+
+    static class Inner {
+        int twice(int x) {
+            return x * 2;
+        }
+    }
+}
+
+class Base {
+    Base(int n) {
+    }
+}

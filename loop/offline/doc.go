@@ -1,0 +1,26 @@
+// Package offline owns the search-based test agent T that needs no LLM: it runs the method
+// under test on generated inputs inside the project's warm JVM worker, once on the original
+// and once on a mutant, and turns the first input where they behave differently into a
+// readable JUnit test that asserts the original's behaviour.
+//
+// The exploration itself is Java (java/advertest/offline/Explorer.java, embedded): it is
+// compiled by the worker as an extra test class together with a small generated JUnit driver
+// whose one test sets the explorer's fields (target class and method, the method's own
+// literals, a fixed seed, an output file) and calls it. The explorer generates inputs
+// deterministically — boundary values and the method's literals ±1 first, in order of
+// simplicity, then seeded random ones — for primitives, boxed types, String, arrays,
+// List/Set/Map of those, enums and objects built through accessible constructors, and builds
+// the receiver of an instance method through a constructor plus up to two setup calls. Each
+// input becomes one JSON line (flushed at once): the input as Java expressions and the
+// outcome (the return value as a Java expression, the thrown exception's class, the
+// receiver's state through its getters and toString, array and collection arguments after
+// the call). Each call runs on its own thread with a deadline; a call past it is stopped
+// through the worker's loop hook and recorded as a timeout.
+//
+// Go compares the lines: the original is explored twice (inputs whose outcome differs
+// between the two runs are dropped) and cached by source hash and method, so each mutant
+// costs one exploration run plus a verification run of the candidate tests on the original
+// and on the mutant. Methods the explorer cannot drive (private methods, methods of
+// anonymous or local classes, interface-typed parameters with no implementation, receivers
+// without an accessible constructor) give an *UnsupportedError, never fake tests.
+package offline

@@ -1,0 +1,348 @@
+package offline
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/buildtools/harness"
+)
+
+//go:embed java/advertest/offline/Explorer.java
+var explorerSource string
+
+const explorerClass = "advertest.offline.Explorer"
+
+// header is the explorer's first line: how the test names the types involved.
+type header struct {
+	Header       bool     `json:"header"`
+	DeclTypes    []string `json:"declTypes"`
+	ReturnType   string   `json:"returnType"`
+	ReceiverType string   `json:"receiverType"`
+	ClassRef     string   `json:"classRef"`
+	Imports      []string `json:"imports"`
+}
+
+// record is one explored input and what the method did with it.
+type record struct {
+	I         int             `json:"i"`
+	Args      []string        `json:"args"`
+	Tokens    []string        `json:"tokens"`
+	Recv      *string         `json:"recv"`
+	Setup     []string        `json:"setup"`
+	RecvToken string          `json:"recvToken"`
+	Out       json.RawMessage `json:"out"`
+	Imports   []string        `json:"imports"`
+
+	outcome outcome
+}
+
+// key identifies the input (not its outcome).
+func (r *record) key() string {
+	recv := ""
+	if r.Recv != nil {
+		recv = *r.Recv + strings.Join(r.Setup, ";")
+	}
+	return recv + "|" + strings.Join(r.Args, ",")
+}
+
+// outcome is what one call did: k is "ret", "throw", "timeout", "arrange" (making the
+// input failed) or "crash" (the explorer itself failed).
+type outcome struct {
+	K     string     `json:"k"`
+	Ret   *value     `json:"ret"`
+	X     string     `json:"x"`
+	State []observed `json:"state"`
+	After []argAfter `json:"after"`
+}
+
+// value is a rendered Java value: k is "null", "prim" (t the primitive type), "bool",
+// "double", "float", "string" (via "toString" or "deep" when read through those), "enum",
+// "array", "darray", "farray", "equals" (v an expression equal to it), "object" (obs its
+// getters), "opaque", "throws" (x), "void".
+type value struct {
+	K   string     `json:"k"`
+	V   string     `json:"v"`
+	T   string     `json:"t"`
+	Via string     `json:"via"`
+	X   string     `json:"x"`
+	Obs []observed `json:"obs"`
+}
+
+type observed struct {
+	M  string `json:"m"`
+	St string `json:"st"` // the observer's declared return type (a binary name)
+	R  value  `json:"r"`
+}
+
+type argAfter struct {
+	A int   `json:"a"`
+	R value `json:"r"`
+}
+
+// exploration is the parsed output of one explorer run.
+type exploration struct {
+	unsupported string
+	header      header
+	records     []*record
+	complete    bool // the explorer reached its end line
+	duration    time.Duration
+}
+
+// byIndex maps input index → record.
+func (e *exploration) byIndex() map[int]*record {
+	m := make(map[int]*record, len(e.records))
+	for _, r := range e.records {
+		m[r.I] = r
+	}
+	return m
+}
+
+// explorerParams are what the driver test passes to the explorer.
+type explorerParams struct {
+	className, methodName string
+	paramTypes            []string
+	lits                  literals
+	seed                  int64
+	maxInputs             int
+	budget, perCall       time.Duration
+	testPackage           string
+	maxTimeouts           int
+}
+
+// driverSource writes the JUnit class whose one test runs the explorer. The explorer comes
+// precompiled from classDir through its own class loader (compiling its source with every run
+// would cost seconds), and reaches the code under test through the run's loader.
+func driverSource(pkg, class string, junit int, p explorerParams, classDir, out string) string {
+	var b strings.Builder
+	if pkg != "" {
+		fmt.Fprintf(&b, "package %s;\n\n", pkg)
+	}
+	fmt.Fprintf(&b, "public class %s {\n", class)
+	if junit == 4 {
+		b.WriteString("    @org.junit.Test\n")
+	} else {
+		b.WriteString("    @org.junit.jupiter.api.Test\n")
+	}
+	b.WriteString("    public void explore() throws Throwable {\n")
+	fmt.Fprintf(&b, "        ClassLoader run = %s.class.getClassLoader();\n", class)
+	fmt.Fprintf(&b, "        try (java.net.URLClassLoader l = new java.net.URLClassLoader(new java.net.URL[]{new java.io.File(%s).toURI().toURL()}, run)) {\n", javaString(classDir))
+	fmt.Fprintf(&b, "            Class<?> k = Class.forName(%s, true, l);\n", javaString(explorerClass))
+	b.WriteString("            Object e = k.getConstructor(ClassLoader.class).newInstance(run);\n")
+	set := func(field, expr string) {
+		fmt.Fprintf(&b, "            k.getField(%s).set(e, %s);\n", javaString(field), expr)
+	}
+	set("className", javaString(p.className))
+	set("methodName", javaString(p.methodName))
+	set("paramTypes", "new String[]{"+joinJavaStrings(p.paramTypes)+"}")
+	var ints []string
+	for _, v := range p.lits.ints {
+		ints = append(ints, strconv.FormatInt(v, 10)+"L")
+	}
+	set("ints", "new long[]{"+strings.Join(ints, ", ")+"}")
+	var ds []string
+	for _, v := range p.lits.doubles {
+		ds = append(ds, javaDouble(v))
+	}
+	set("doubles", "new double[]{"+strings.Join(ds, ", ")+"}")
+	set("strings", "new String[]{"+joinJavaStrings(p.lits.strings)+"}")
+	set("chars", javaString(p.lits.chars))
+	set("seed", fmt.Sprintf("%dL", p.seed))
+	set("maxInputs", fmt.Sprint(p.maxInputs))
+	set("budgetMillis", fmt.Sprintf("%dL", p.budget.Milliseconds()))
+	set("callMillis", fmt.Sprintf("%dL", p.perCall.Milliseconds()))
+	set("maxTimeouts", fmt.Sprint(p.maxTimeouts))
+	set("testPackage", javaString(p.testPackage))
+	set("out", javaString(out))
+	b.WriteString("            try {\n")
+	b.WriteString("                k.getMethod(\"run\").invoke(e);\n")
+	b.WriteString("            } catch (java.lang.reflect.InvocationTargetException x) {\n")
+	b.WriteString("                throw x.getCause();\n")
+	b.WriteString("            }\n")
+	b.WriteString("        }\n    }\n}\n")
+	return b.String()
+}
+
+func joinJavaStrings(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = javaString(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// javaString writes s as a Java string literal (ASCII only, \u escapes for the rest).
+func javaString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 32 || r > 126:
+			if r > 0xFFFF {
+				for _, u := range utf16Pair(r) {
+					fmt.Fprintf(&b, `\u%04x`, u)
+				}
+			} else {
+				fmt.Fprintf(&b, `\u%04x`, r)
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+func utf16Pair(r rune) []rune {
+	r -= 0x10000
+	return []rune{0xD800 + (r>>10)&0x3FF, 0xDC00 + r&0x3FF}
+}
+
+func javaDouble(v float64) string {
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eE") {
+		s += ".0"
+	}
+	return s
+}
+
+// explore runs the explorer once with override as the class under test's source.
+func (a *Agent) explore(ctx context.Context, override harness.Source, pkg string, junit int, p explorerParams) (*exploration, error) {
+	classDir, err := a.explorerClasses(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n := a.runs.Add(1)
+	out := filepath.Join(a.dir, fmt.Sprintf("explore-%d.jsonl", n))
+	defer os.Remove(out)
+	driver := fmt.Sprintf("AdverTestExplorerDriver%d", n)
+	driverFQN := driver
+	if pkg != "" {
+		driverFQN = pkg + "." + driver
+	}
+	test := harness.TestID{Class: driverFQN, Method: "explore"}
+	budget := p.budget + time.Duration(p.maxTimeouts+1)*p.perCall + 10*time.Second
+	spec := harness.RunSpec{
+		Overrides: []harness.Source{override},
+		ExtraTests: []harness.Source{
+			{ClassName: driverFQN, Text: driverSource(pkg, driver, junit, p, classDir, out)},
+		},
+		Tests:    []harness.TestID{test},
+		Timeouts: map[harness.TestID]time.Duration{test: budget},
+	}
+	res, err := a.pool.Run(ctx, spec)
+	if err != nil {
+		return nil, fmt.Errorf("offline: exploring %s.%s: %w", p.className, p.methodName, err)
+	}
+	if res.Compile != nil && !res.Compile.OK {
+		return nil, &compileError{diags: res.Compile.Diagnostics}
+	}
+	data, err := os.ReadFile(out)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, fmt.Errorf("offline: reading the exploration: %w", err)
+	}
+	e, perr := parseExploration(data)
+	if perr != nil {
+		return nil, perr
+	}
+	e.duration = res.Duration
+	if a.log.Core().Enabled(zap.DebugLevel) {
+		var compile time.Duration
+		if res.Compile != nil {
+			compile = res.Compile.Duration
+		}
+		var testDur time.Duration
+		if len(res.Tests) > 0 {
+			testDur = res.Tests[0].Duration
+		}
+		a.log.Debug("offline: exploration run", zap.String("method", p.methodName), zap.Int("records", len(e.records)),
+			zap.Duration("run", res.Duration), zap.Duration("compile", compile), zap.Duration("test", testDur))
+	}
+	if len(res.Tests) == 1 && res.Tests[0].Outcome != harness.Passed && e.unsupported == "" && len(e.records) == 0 {
+		return nil, fmt.Errorf("offline: the explorer did not run (%s): %s", res.Tests[0].Outcome, firstLine(res.Tests[0].Message))
+	}
+	return e, nil
+}
+
+// compileError is a class under test (the original or a mutant) that does not compile.
+type compileError struct{ diags []harness.CompileDiagnostic }
+
+func (e *compileError) Error() string {
+	var msgs []string
+	for _, d := range e.diags {
+		if d.Kind == "error" {
+			msgs = append(msgs, fmt.Sprintf("%s:%d: %s", d.ClassName, d.Line, firstLine(d.Message)))
+		}
+		if len(msgs) == 3 {
+			break
+		}
+	}
+	return "offline: does not compile: " + strings.Join(msgs, "; ")
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func parseExploration(data []byte) (*exploration, error) {
+	e := &exploration{}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(line) == 0 {
+			continue
+		}
+		var probe struct {
+			Unsupported *string `json:"unsupported"`
+			Header      bool    `json:"header"`
+			End         bool    `json:"end"`
+		}
+		if err := json.Unmarshal(line, &probe); err != nil {
+			break // a line cut short by a stopped worker
+		}
+		switch {
+		case probe.Unsupported != nil:
+			e.unsupported = *probe.Unsupported
+		case probe.Header:
+			if err := json.Unmarshal(line, &e.header); err != nil {
+				return nil, fmt.Errorf("offline: bad explorer header: %w", err)
+			}
+		case probe.End:
+			e.complete = true
+		default:
+			r := &record{}
+			if err := json.Unmarshal(line, r); err != nil {
+				return nil, fmt.Errorf("offline: bad explorer line: %w", err)
+			}
+			if err := json.Unmarshal(r.Out, &r.outcome); err != nil {
+				return nil, fmt.Errorf("offline: bad explorer outcome: %w", err)
+			}
+			e.records = append(e.records, r)
+		}
+	}
+	return e, nil
+}

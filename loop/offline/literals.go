@@ -1,0 +1,103 @@
+package offline
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/advertest/advertest-lsp/javaparse"
+)
+
+// literals are the constants written in the method's text: boundaries the explorer tries
+// (with their neighbours ±1) before anything random.
+type literals struct {
+	ints    []int64
+	doubles []float64
+	strings []string
+	chars   string
+}
+
+// maxLiterals bounds each kind, so a method full of constants keeps a small pool.
+const maxLiterals = 16
+
+// scanLiterals collects the literals inside [start, end) of f's tree, in source order, once each.
+func scanLiterals(f *javaparse.File, start, end int) literals {
+	var lits literals
+	f.WithTree(func(root *sitter.Node, src []byte) {
+		var walk func(n *sitter.Node)
+		walk = func(n *sitter.Node) {
+			if int(n.EndByte()) <= start || int(n.StartByte()) >= end {
+				return
+			}
+			text := n.Content(src)
+			switch n.Type() {
+			case "decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal":
+				if v, ok := parseJavaInt(text); ok && !slices.Contains(lits.ints, v) && len(lits.ints) < maxLiterals {
+					lits.ints = append(lits.ints, v)
+				}
+				return
+			case "decimal_floating_point_literal", "hex_floating_point_literal":
+				t := strings.TrimRight(strings.ReplaceAll(text, "_", ""), "dDfF")
+				if v, err := strconv.ParseFloat(t, 64); err == nil && !math.IsInf(v, 0) &&
+					!slices.Contains(lits.doubles, v) && len(lits.doubles) < maxLiterals {
+					lits.doubles = append(lits.doubles, v)
+				}
+				return
+			case "string_literal":
+				if s, ok := unquoteJava(text); ok && !slices.Contains(lits.strings, s) && len(lits.strings) < maxLiterals {
+					lits.strings = append(lits.strings, s)
+				}
+				return
+			case "character_literal":
+				if s, ok := unquoteJava(text); ok && len([]rune(s)) == 1 && !strings.Contains(lits.chars, s) {
+					lits.chars += s
+				}
+				return
+			}
+			for i := 0; i < int(n.ChildCount()); i++ {
+				walk(n.Child(i))
+			}
+		}
+		walk(root)
+	})
+	return lits
+}
+
+// parseJavaInt reads an integer literal as Java writes it (underscores, 0x, 0b, octal, L).
+func parseJavaInt(text string) (int64, bool) {
+	t := strings.ReplaceAll(strings.TrimRight(text, "lL"), "_", "")
+	base := 10
+	switch {
+	case strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X"):
+		base, t = 16, t[2:]
+	case strings.HasPrefix(t, "0b") || strings.HasPrefix(t, "0B"):
+		base, t = 2, t[2:]
+	case len(t) > 1 && t[0] == '0':
+		base, t = 8, t[1:]
+	}
+	u, err := strconv.ParseUint(t, base, 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(u), true
+}
+
+// unquoteJava reads a Java string or char literal; text blocks and odd escapes are skipped.
+func unquoteJava(text string) (string, bool) {
+	if strings.HasPrefix(text, `"""`) || len(text) < 2 {
+		return "", false
+	}
+	q := text
+	if text[0] == '\'' {
+		q = `"` + strings.ReplaceAll(text[1:len(text)-1], `"`, `\"`) + `"`
+		q = strings.ReplaceAll(q, `\'`, `'`)
+	}
+	s, err := strconv.Unquote(q)
+	if err != nil {
+		return "", false
+	}
+	return s, true
+}

@@ -1,0 +1,558 @@
+package offline
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/advertest/advertest-lsp/javaparse"
+)
+
+// emphasis says what a generated test asserts beyond the Act's own result.
+type emphasis struct {
+	// state lists the receiver's observers to assert ("getX()"), afterArgs the arguments
+	// (indices) whose contents after the call are asserted.
+	state     []string
+	afterArgs []int
+	// timeout wraps the Act in a time limit (the mutant loops on this input).
+	timeout bool
+	// allState asserts up to three observers for a void method (the initial suite).
+	allState bool
+}
+
+// renderer writes tests for one method in the project's JUnit version.
+type renderer struct {
+	junit       int
+	method      *javaparse.Method
+	hdr         header
+	timeoutMs   int64
+	throwsCheck bool // the method declares checked exceptions: tests declare `throws Exception`
+}
+
+// rendered is one test method's text and what it needs.
+type rendered struct {
+	name    string
+	source  string
+	imports []string
+}
+
+func newRenderer(junit int, m *javaparse.Method, hdr header, timeoutMs int64) *renderer {
+	return &renderer{
+		junit:       junit,
+		method:      m,
+		hdr:         hdr,
+		timeoutMs:   timeoutMs,
+		throwsCheck: strings.Contains(m.Signature, " throws ") || strings.Contains(m.Signature, ")throws "),
+	}
+}
+
+func (r *renderer) assertImport(name string) string {
+	if r.junit == 4 {
+		return "static org.junit.Assert." + name
+	}
+	return "static org.junit.jupiter.api.Assertions." + name
+}
+
+// test renders one test for rec asserting the original's outcome.
+func (r *renderer) test(rec *record, em emphasis) rendered {
+	var (
+		arrange, act, assert []string
+		imports              = map[string]bool{}
+		asserts              = map[string]bool{}
+	)
+	for _, i := range r.hdr.Imports {
+		imports[i] = true
+	}
+	for _, i := range rec.Imports {
+		imports[i] = true
+	}
+	out := rec.outcome
+	m := r.method
+	isCtor := m.Kind == javaparse.KindConstructor
+
+	// Arrange: the receiver, and the arguments whose state is asserted afterwards.
+	recvVar := ""
+	if rec.Recv != nil {
+		recvVar = lowerCamel(lastDot(r.hdr.ReceiverType))
+		if recvVar == "result" {
+			recvVar = "subject"
+		}
+		arrange = append(arrange, fmt.Sprintf("%s %s = %s;", r.hdr.ReceiverType, recvVar, *rec.Recv))
+		for _, s := range rec.Setup {
+			arrange = append(arrange, fmt.Sprintf("%s.%s;", recvVar, s))
+		}
+	}
+	args := slices.Clone(rec.Args)
+	argVars := map[int]string{}
+	for _, i := range em.afterArgs {
+		if i >= len(args) || i >= len(r.hdr.DeclTypes) {
+			continue
+		}
+		name := "arg" + fmt.Sprint(i)
+		if i < len(m.Params) && m.Params[i].Name != "" {
+			name = m.Params[i].Name
+		}
+		if name == recvVar || name == "result" {
+			name += "Arg"
+		}
+		arrange = append(arrange, fmt.Sprintf("%s %s = %s;", r.hdr.DeclTypes[i], name, args[i]))
+		args[i] = name
+		argVars[i] = name
+	}
+	var call string
+	switch {
+	case isCtor:
+		call = fmt.Sprintf("new %s(%s)", r.hdr.ClassRef, strings.Join(args, ", "))
+	case rec.Recv != nil:
+		call = fmt.Sprintf("%s.%s(%s)", recvVar, m.Name, strings.Join(args, ", "))
+	default:
+		call = fmt.Sprintf("%s.%s(%s)", r.hdr.ClassRef, m.Name, strings.Join(args, ", "))
+	}
+
+	timeoutJ5 := em.timeout && r.junit == 5
+	wrap := func(expr string) string {
+		if !timeoutJ5 {
+			return expr
+		}
+		imports["java.time.Duration"] = true
+		asserts["assertTimeoutPreemptively"] = true
+		return fmt.Sprintf("assertTimeoutPreemptively(Duration.ofMillis(%d), () -> %s)", r.timeoutMs, expr)
+	}
+	annotation := "@Test"
+	var attrs []string
+	if em.timeout && r.junit == 4 {
+		attrs = append(attrs, fmt.Sprintf("timeout = %d", r.timeoutMs))
+	}
+
+	stateAsserts := func() {
+		if recvVar == "" {
+			return
+		}
+		want := em.state
+		if em.allState && len(want) == 0 {
+			for _, o := range out.State {
+				if o.M != m.Name+"()" && o.R.K != "throws" && len(want) < 3 {
+					want = append(want, o.M)
+				}
+			}
+		}
+		for _, name := range want {
+			for _, o := range out.State {
+				if o.M == name {
+					assert = append(assert, r.assertValue(recvVar+"."+o.M, o.R, o.St, asserts, imports)...)
+				}
+			}
+		}
+	}
+	afterAsserts := func() {
+		for _, a := range out.After {
+			if v, ok := argVars[a.A]; ok {
+				assert = append(assert, r.assertValue(v, a.R, "", asserts, imports)...)
+			}
+		}
+	}
+
+	switch out.K {
+	case "throw":
+		x := out.X
+		if r.junit == 5 {
+			asserts["assertThrows"] = true
+			act = append(act, wrap(fmt.Sprintf("assertThrows(%s.class, () -> %s)", x, call))+";")
+		} else if len(em.state) == 0 && len(em.afterArgs) == 0 {
+			attrs = append([]string{fmt.Sprintf("expected = %s.class", x)}, attrs...)
+			act = append(act, call+";")
+		} else {
+			asserts["fail"] = true
+			act = append(act, "try {", "    "+call+";", fmt.Sprintf("    fail(\"expected %s\");", x),
+				fmt.Sprintf("} catch (%s expected) {", x), "    // the original throws here", "}")
+		}
+	default: // "ret"
+		if out.Ret == nil || out.Ret.K == "void" {
+			act = append(act, wrap(call)+";")
+		} else {
+			rt := r.hdr.ReturnType
+			if out.Ret.K != "null" {
+				if p, ok := boxedToPrimitive[rt]; ok {
+					rt = p
+				}
+			}
+			act = append(act, fmt.Sprintf("%s result = %s;", rt, wrap(call)))
+			assert = append(assert, r.assertValue("result", *out.Ret, rt, asserts, imports)...)
+		}
+	}
+	stateAsserts()
+	afterAsserts()
+
+	if len(attrs) > 0 {
+		annotation += "(" + strings.Join(attrs, ", ") + ")"
+	}
+	name := r.name(rec, em)
+	var b strings.Builder
+	b.WriteString("    " + annotation + "\n")
+	vis := "void"
+	if r.junit == 4 {
+		vis = "public void"
+	}
+	throws := ""
+	if r.throwsCheck {
+		throws = " throws Exception"
+	}
+	fmt.Fprintf(&b, "    %s %s()%s {\n", vis, name, throws)
+	section := func(title string, lines []string) {
+		if len(lines) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "        // %s\n", title)
+		for _, l := range lines {
+			b.WriteString("        " + l + "\n")
+		}
+	}
+	section("Arrange", arrange)
+	if len(arrange) > 0 && len(act) > 0 {
+		b.WriteString("\n")
+	}
+	if len(assert) == 0 {
+		section("Act and assert", act)
+	} else {
+		section("Act", act)
+		b.WriteString("\n")
+		section("Assert", assert)
+	}
+	b.WriteString("    }\n")
+
+	if r.junit == 4 {
+		imports["org.junit.Test"] = true
+	} else {
+		imports["org.junit.jupiter.api.Test"] = true
+	}
+	for a := range asserts {
+		imports[r.assertImport(a)] = true
+	}
+	var imps []string
+	for i := range imports {
+		imps = append(imps, i)
+	}
+	sort.Strings(imps)
+	return rendered{name: name, source: b.String(), imports: imps}
+}
+
+var boxedToPrimitive = map[string]string{
+	"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Character": "char",
+	"Boolean": "boolean", "Double": "double", "Float": "float",
+	"java.lang.Integer": "int", "java.lang.Long": "long", "java.lang.Short": "short", "java.lang.Byte": "byte",
+	"java.lang.Character": "char", "java.lang.Boolean": "boolean", "java.lang.Double": "double", "java.lang.Float": "float",
+}
+
+var primitives = map[string]bool{"int": true, "long": true, "short": true, "byte": true, "char": true, "boolean": true, "double": true, "float": true}
+
+// assertValue writes the assertions that actual (of static type st) equals v.
+func (r *renderer) assertValue(actual string, v value, st string, asserts, imports map[string]bool) []string {
+	use := func(name string) string { asserts[name] = true; return name }
+	prim := primitives[st]
+	_, boxed := boxedToPrimitive[st]
+	switch v.K {
+	case "null":
+		return []string{fmt.Sprintf("%s(%s);", use("assertNull"), actual)}
+	case "prim":
+		exp := v.V
+		if boxed {
+			exp = boxOf(v.T) + ".valueOf(" + v.V + ")"
+		}
+		return []string{fmt.Sprintf("%s(%s, %s);", use("assertEquals"), exp, actual)}
+	case "bool":
+		if prim || boxed {
+			if v.V == "true" {
+				return []string{fmt.Sprintf("%s(%s);", use("assertTrue"), actual)}
+			}
+			return []string{fmt.Sprintf("%s(%s);", use("assertFalse"), actual)}
+		}
+		return []string{fmt.Sprintf("%s(%s, %s);", use("assertEquals"), v.V, actual)}
+	case "double", "float":
+		if prim || boxed {
+			delta := "1e-9"
+			if v.K == "float" {
+				delta = "1e-6f"
+			}
+			return []string{fmt.Sprintf("%s(%s, %s, %s);", use("assertEquals"), v.V, actual, delta)}
+		}
+		return []string{fmt.Sprintf("%s(%s, %s);", use("assertEquals"), v.V, actual)}
+	case "string":
+		switch v.Via {
+		case "toString":
+			actual = "String.valueOf(" + actual + ")"
+		case "deep":
+			imports["java.util.Arrays"] = true
+			actual = "Arrays.deepToString(" + actual + ")"
+		}
+		return []string{fmt.Sprintf("%s(%s, %s);", use("assertEquals"), v.V, actual)}
+	case "enum", "equals":
+		return []string{fmt.Sprintf("%s(%s, %s);", use("assertEquals"), v.V, actual)}
+	case "array":
+		return []string{fmt.Sprintf("%s(%s, %s);", use("assertArrayEquals"), v.V, actual)}
+	case "darray":
+		return []string{fmt.Sprintf("%s(%s, %s, 1e-9);", use("assertArrayEquals"), v.V, actual)}
+	case "farray":
+		return []string{fmt.Sprintf("%s(%s, %s, 1e-6f);", use("assertArrayEquals"), v.V, actual)}
+	case "object":
+		var out []string
+		for _, o := range v.Obs {
+			if o.R.K == "throws" || o.R.K == "opaque" || o.R.K == "object" {
+				continue
+			}
+			out = append(out, r.assertValue(actual+"."+o.M, o.R, o.St, asserts, imports)...)
+		}
+		if len(out) == 0 {
+			out = []string{fmt.Sprintf("%s(%s);", use("assertNotNull"), actual)}
+		}
+		return out
+	case "opaque":
+		return []string{fmt.Sprintf("%s(%s);", use("assertNotNull"), actual)}
+	}
+	return nil
+}
+
+func boxOf(prim string) string {
+	switch prim {
+	case "int":
+		return "Integer"
+	case "char":
+		return "Character"
+	}
+	return strings.ToUpper(prim[:1]) + prim[1:]
+}
+
+// name derives the test's name from the method, the original's outcome and the input:
+// clampReturnsMinus1ForValueMinus1Lo0Hi10, shippingReturns0AfterAddItem5000.
+func (r *renderer) name(rec *record, em emphasis) string {
+	m := r.method
+	base := m.Name
+	if m.Kind == javaparse.KindConstructor {
+		base = lowerCamel(m.Name)
+	}
+	var b strings.Builder
+	b.WriteString(base)
+	out := rec.outcome
+	switch {
+	case out.K == "throw":
+		b.WriteString("Throws" + lastDot(out.X))
+	case out.Ret == nil || out.Ret.K == "void":
+		if len(em.state) > 0 {
+			b.WriteString("Updates" + capitalize(strings.TrimSuffix(stripAccessor(em.state[0]), "()")))
+		} else if len(em.afterArgs) > 0 && em.afterArgs[0] < len(m.Params) {
+			b.WriteString("Updates" + capitalize(m.Params[em.afterArgs[0]].Name))
+		} else {
+			b.WriteString("Runs")
+		}
+	default:
+		b.WriteString("Returns" + valueToken(*out.Ret))
+	}
+	if em.timeout {
+		b.WriteString("InTime")
+	}
+	var in strings.Builder
+	for i, tok := range rec.Tokens {
+		pn := fmt.Sprintf("Arg%d", i)
+		if i < len(m.Params) {
+			pn = capitalize(m.Params[i].Name)
+		}
+		in.WriteString(pn + tok)
+	}
+	if in.Len() > 0 {
+		b.WriteString("For" + in.String())
+	}
+	if rec.RecvToken != "" {
+		b.WriteString("After" + rec.RecvToken)
+	}
+	return sanitizeName(b.String())
+}
+
+func stripAccessor(m string) string {
+	for _, p := range []string{"get", "is", "has"} {
+		if strings.HasPrefix(m, p) && len(m) > len(p) && unicode.IsUpper(rune(m[len(p)])) {
+			return m[len(p):]
+		}
+	}
+	return m
+}
+
+// valueToken is a short CamelCase form of a value for a test name.
+func valueToken(v value) string {
+	switch v.K {
+	case "null":
+		return "Null"
+	case "bool":
+		return capitalize(v.V)
+	case "prim", "double", "float":
+		s := strings.TrimSuffix(strings.TrimSuffix(v.V, "L"), "f")
+		if strings.HasPrefix(s, "'") {
+			return "Char"
+		}
+		s = strings.ReplaceAll(s, "(short) ", "")
+		s = strings.ReplaceAll(s, "(byte) ", "")
+		s = strings.Trim(s, "()")
+		s = strings.ReplaceAll(s, "-", "Minus")
+		s = strings.ReplaceAll(s, ".", "Point")
+		return camelWords(s)
+	case "string":
+		s, ok := unquoteJava(v.V)
+		if ok && s == "" {
+			return "Empty"
+		}
+		if ok && len(s) <= 12 && camelWords(s) != "" {
+			return camelWords(s)
+		}
+		return "Text"
+	case "enum":
+		return camelWords(strings.ToLower(lastDot(v.V)))
+	case "array", "darray", "farray":
+		if strings.HasSuffix(v.V, "{}") {
+			return "EmptyArray"
+		}
+		return "Array"
+	case "equals":
+		if strings.HasPrefix(v.V, "Collections.empty") {
+			return "Empty"
+		}
+		if strings.Contains(v.V, "HashSet") {
+			return "Set"
+		}
+		return "List"
+	}
+	return "Object"
+}
+
+// camelWords keeps letters and digits, upper-casing the first letter of each word.
+func camelWords(s string) string {
+	var b strings.Builder
+	up := true
+	for _, c := range s {
+		if c < 128 && (unicode.IsLetter(c) || unicode.IsDigit(c)) {
+			if up {
+				b.WriteRune(unicode.ToUpper(c))
+			} else {
+				b.WriteRune(c)
+			}
+			up = false
+		} else {
+			up = true
+		}
+	}
+	return b.String()
+}
+
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if c < 128 && (unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_') {
+			b.WriteRune(c)
+		}
+	}
+	out := b.String()
+	if out == "" || unicode.IsDigit(rune(out[0])) {
+		out = "test" + out
+	}
+	if len(out) > 100 {
+		out = out[:100]
+	}
+	return out
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func lowerCamel(s string) string {
+	if s == "" {
+		return "subject"
+	}
+	// URLParser → urlParser, PriceCalculator → priceCalculator
+	rs := []rune(s)
+	i := 0
+	for i < len(rs) && unicode.IsUpper(rs[i]) {
+		i++
+	}
+	switch {
+	case i == 0:
+		return s
+	case i == 1 || i == len(rs):
+		return strings.ToLower(string(rs[:i])) + string(rs[i:])
+	default:
+		return strings.ToLower(string(rs[:i-1])) + string(rs[i-1:])
+	}
+}
+
+func lastDot(s string) string {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// uniqueNames renames clashing tests name2, name3, ... in order.
+func uniqueNames(ts []rendered) {
+	seen := map[string]bool{}
+	for i := range ts {
+		n := ts[i].name
+		if seen[n] {
+			for k := 2; ; k++ {
+				c := fmt.Sprintf("%s%d", n, k)
+				if !seen[c] {
+					ts[i].source = strings.Replace(ts[i].source, " "+n+"()", " "+c+"()", 1)
+					ts[i].name = c
+					break
+				}
+			}
+		}
+		seen[ts[i].name] = true
+	}
+}
+
+// testClass assembles a compilable test class from rendered tests.
+func testClass(pkg, class string, tests []rendered) string {
+	imports := map[string]bool{}
+	for _, t := range tests {
+		for _, i := range t.imports {
+			imports[i] = true
+		}
+	}
+	var plain, static []string
+	for i := range imports {
+		if strings.HasPrefix(i, "static ") {
+			static = append(static, i)
+		} else {
+			plain = append(plain, i)
+		}
+	}
+	sort.Strings(plain)
+	sort.Strings(static)
+	var b strings.Builder
+	if pkg != "" {
+		fmt.Fprintf(&b, "package %s;\n\n", pkg)
+	}
+	for _, i := range static {
+		fmt.Fprintf(&b, "import %s;\n", i)
+	}
+	if len(static) > 0 {
+		b.WriteString("\n")
+	}
+	for _, i := range plain {
+		fmt.Fprintf(&b, "import %s;\n", i)
+	}
+	if len(plain) > 0 {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "public class %s {\n", class)
+	for i, t := range tests {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(t.source)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}

@@ -1,0 +1,200 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Target is the method a report is about.
+type Target struct {
+	// File is relative to the module root, with forward slashes.
+	File string `json:"file"`
+	// Class is the binary name of the class that declares the method (org.acme.Outer$Inner).
+	Class string `json:"class"`
+	// Method is the method's name, or the class's simple name for a constructor.
+	Method    string `json:"method"`
+	Signature string `json:"signature"`
+	// StartLine and EndLine are 1-based and inclusive.
+	StartLine int `json:"startLine"`
+	EndLine   int `json:"endLine"`
+}
+
+// Status is a mutant's verdict.
+type Status string
+
+const (
+	Killed       Status = "killed"
+	Survived     Status = "survived"
+	Uncompilable Status = "uncompilable"
+	Timeout      Status = "timeout"
+)
+
+// Mutant is one evaluated mutant.
+type Mutant struct {
+	ID string `json:"id"`
+	// Line is 1-based in the source file; Original and Mutated are the whole line's text.
+	Line     int    `json:"line"`
+	Original string `json:"original"`
+	Mutated  string `json:"mutated"`
+	Origin   string `json:"origin"`
+	Operator string `json:"operator"`
+	Status   Status `json:"status"`
+	// KilledBy names the test(s) that failed on the mutant, as Class.method.
+	KilledBy []string `json:"killedBy"`
+	// Description names the change, e.g. "`a < b` → `a <= b`".
+	Description string `json:"description,omitempty"`
+}
+
+// Tests is the generated suite.
+type Tests struct {
+	// File is the generated test file relative to the module root; nil for `mutate`.
+	File              *string  `json:"file"`
+	Source            string   `json:"source"`
+	Methods           []string `json:"methods"`
+	FailingOnOriginal []string `json:"failingOnOriginal"`
+}
+
+// Round is one entry of the history: index 0 the initial moves, then one per agent action.
+type Round struct {
+	Index          int      `json:"index"`
+	Agent          string   `json:"agent"`
+	MutationScore  *float64 `json:"mutationScore"`
+	LineCoverage   float64  `json:"lineCoverage"`
+	BranchCoverage float64  `json:"branchCoverage"`
+	Mutants        int      `json:"mutants"`
+	Tests          int      `json:"tests"`
+}
+
+// LLM counts the model's use.
+type LLM struct {
+	Requests         int     `json:"requests"`
+	PromptTokens     int     `json:"promptTokens"`
+	CompletionTokens int     `json:"completionTokens"`
+	CostUSD          float64 `json:"costUSD"`
+}
+
+// Timing holds the run's figures.
+type Timing struct {
+	TotalMs          int64 `json:"totalMs"`
+	MutantsEvaluated int   `json:"mutantsEvaluated"`
+	// TestExecutions counts test runs against mutants (not the baseline runs).
+	TestExecutions int `json:"testExecutions"`
+	// BaselineMs is the time of the coverage run on the original.
+	BaselineMs int64 `json:"baselineMs"`
+	// MutantsMs is the wall time spent evaluating mutants.
+	MutantsMs int64 `json:"mutantsMs"`
+}
+
+// Report is the whole report JSON.
+type Report struct {
+	Target         Target   `json:"target"`
+	Mutants        []Mutant `json:"mutants"`
+	MutationScore  *float64 `json:"mutationScore"`
+	LineCoverage   float64  `json:"lineCoverage"`
+	BranchCoverage float64  `json:"branchCoverage"`
+	Tests          Tests    `json:"tests"`
+	Rounds         []Round  `json:"rounds"`
+	LLM            LLM      `json:"llm"`
+	Timing         Timing   `json:"timing"`
+	// Warnings carries what the user should know (zero valid mutants, tests failing on the
+	// original, a method the offline test agent cannot drive).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Score returns killed / valid, where uncompilable and timed-out mutants are not valid; nil
+// when nothing is valid.
+func Score(mutants []Mutant) *float64 {
+	valid, killed := 0, 0
+	for _, m := range mutants {
+		switch m.Status {
+		case Killed:
+			valid++
+			killed++
+		case Survived:
+			valid++
+		}
+	}
+	if valid == 0 {
+		return nil
+	}
+	s := float64(killed) / float64(valid)
+	return &s
+}
+
+// Counts returns the number of mutants per status.
+func Counts(mutants []Mutant) map[Status]int {
+	c := map[Status]int{}
+	for _, m := range mutants {
+		c[m.Status]++
+	}
+	return c
+}
+
+// Normalize replaces nil slices by empty ones, so that the JSON carries [] rather than null.
+func (r *Report) Normalize() {
+	if r.Mutants == nil {
+		r.Mutants = []Mutant{}
+	}
+	for i := range r.Mutants {
+		if r.Mutants[i].KilledBy == nil {
+			r.Mutants[i].KilledBy = []string{}
+		}
+	}
+	if r.Tests.Methods == nil {
+		r.Tests.Methods = []string{}
+	}
+	if r.Tests.FailingOnOriginal == nil {
+		r.Tests.FailingOnOriginal = []string{}
+	}
+	if r.Rounds == nil {
+		r.Rounds = []Round{}
+	}
+}
+
+// Marshal returns the indented JSON of the report.
+func (r *Report) Marshal() ([]byte, error) {
+	r.Normalize()
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encoding the report: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// WriteFile writes the report to path atomically (a temporary file renamed into place), so a
+// reader never sees half a report.
+func (r *Report) WriteFile(path string) error {
+	b, err := r.Marshal()
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, b)
+}
+
+// WriteFileAtomic writes data to path through a temporary file in the same folder.
+func WriteFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", dir, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,56 @@
+package loop
+
+import (
+	"context"
+	"sort"
+
+	"github.com/advertest/advertest-lsp/loop/agent"
+	"github.com/advertest/advertest-lsp/loop/mutants"
+)
+
+// RuleMutantAgent is the offline M: the classic operators on the tree-sitter tree, in stages.
+// Its first move is the default group on every line; each later move adds the stronger
+// operators on the lines of the surviving mutants and on the uncovered lines, so that it
+// attacks the suite's blind spots. It never proposes a mutant already in the pool.
+type RuleMutantAgent struct{}
+
+var _ agent.MutantAgent = RuleMutantAgent{}
+
+// InitialMutants is the default group on the whole method.
+func (RuleMutantAgent) InitialMutants(_ context.Context, s *agent.Subject) ([]mutants.Mutant, error) {
+	return mutants.Generate(s.Parsed, s.Method, mutants.Options{}), nil
+}
+
+// MoreMutants is the strong group, and the default group where it has not been played yet, on
+// the survivors' lines and the uncovered lines.
+func (RuleMutantAgent) MoreMutants(_ context.Context, s *agent.Subject, fb agent.Feedback) ([]mutants.Mutant, error) {
+	lineSet := map[int]bool{}
+	for _, l := range fb.UncoveredLines {
+		lineSet[l] = true
+	}
+	for _, m := range fb.Survivors {
+		lineSet[m.Line] = true
+	}
+	if len(lineSet) == 0 {
+		return nil, nil
+	}
+	lines := make([]int, 0, len(lineSet))
+	for l := range lineSet {
+		lines = append(lines, l)
+	}
+	sort.Ints(lines)
+	known := map[string]bool{}
+	for _, m := range fb.Known {
+		known[m.ID] = true
+	}
+	var out []mutants.Mutant
+	for _, strong := range []bool{false, true} {
+		for _, m := range mutants.Generate(s.Parsed, s.Method, mutants.Options{Strong: strong, Lines: lines}) {
+			if !known[m.ID] {
+				known[m.ID] = true
+				out = append(out, m)
+			}
+		}
+	}
+	return out, nil
+}
