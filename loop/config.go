@@ -1,6 +1,10 @@
 package loop
 
-import "time"
+import (
+	"time"
+
+	"github.com/advertest/advertest-lsp/loop/report"
+)
 
 // Config is what a run needs to know, from the CLI's flags or the server's settings (DESIGN's
 // settings contract; the defaults are DefaultConfig's).
@@ -18,9 +22,15 @@ type Config struct {
 	MavenArgs []string
 	// JacocoAgentPath overrides where the JaCoCo agent is found.
 	JacocoAgentPath string
-	// TimeLimit, when positive, stops the game before a T move that would start after it
+	// TimeLimit, when positive, stops the game before an action that would start after it
 	// (the budget hook; tokens and dollars join it with the LLM agents).
 	TimeLimit time.Duration
+	// Budget, when set, is asked before every agent action; a non-nil answer (tokens or
+	// dollars spent, say) ends the game cleanly after the last evaluation, with the answer as
+	// a warning.
+	Budget func() error
+	// Usage, when set, gives the LLM figures for the report.
+	Usage func() report.LLM
 	// CacheDir holds the compiled worker and the project models ("" = the user's cache dir).
 	CacheDir string
 }

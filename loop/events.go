@@ -1,5 +1,7 @@
 package loop
 
+import "github.com/advertest/advertest-lsp/loop/report"
+
 // Phase names a step of a run, for progress reports.
 type Phase string
 
@@ -33,6 +35,9 @@ type Event struct {
 	Score *float64
 	// Message is a short human-readable line.
 	Message string
+	// Verdicts, on the event that ends an evaluation, are every mutant's verdict so far (for a
+	// server that publishes them as they come); nil on other events.
+	Verdicts []report.Mutant
 }
 
 // EventSink receives events; it must not block for long. A nil sink drops them.

@@ -36,6 +36,9 @@ type Outcome struct {
 	TestFile string
 	FileText string
 	Writable bool
+	// Baseline is the last evaluation's run of the suite on the original (nil when the game
+	// stopped before one): per-line coverage, the tests failing on the original.
+	Baseline *engine.Baseline
 }
 
 // game is the state of one run of Algorithm 2.
@@ -160,9 +163,15 @@ func (g *game) play(ctx context.Context) error {
 	}
 
 	for i := 1; i <= rounds; i++ {
-		if !deadline.IsZero() && time.Now().After(deadline) && i%2 == 1 {
+		if !deadline.IsZero() && time.Now().After(deadline) {
 			g.warn(fmt.Sprintf("stopped after %d of %d actions: the time limit of %s was reached", i-1, rounds, g.cfg.TimeLimit))
 			break
+		}
+		if g.cfg.Budget != nil {
+			if err := g.cfg.Budget(); err != nil {
+				g.warn(fmt.Sprintf("stopped after %d of %d actions: %v", i-1, rounds, err))
+				break
+			}
 		}
 		agentName := "T"
 		if i%2 == 0 {
@@ -407,7 +416,7 @@ func (g *game) evaluate(ctx context.Context, round int, agentName string, rounds
 	})
 	c := report.Counts(all)
 	g.sink.emit(Event{Phase: PhaseEvaluate, Round: round, Rounds: rounds, Agent: agentName, Done: len(todo), Total: len(todo),
-		Mutants: len(all), Killed: c[report.Killed], Survived: c[report.Survived], Score: score,
+		Mutants: len(all), Killed: c[report.Killed], Survived: c[report.Survived], Score: score, Verdicts: all,
 		Message: fmt.Sprintf("round %d/%d · %d mutants · %s", round, rounds, len(all), scoreText(score))})
 	return err
 }
@@ -459,10 +468,13 @@ func (g *game) outcome() *Outcome {
 	if rep.MutationScore == nil && len(rep.Mutants) > 0 {
 		g.warn("no valid mutant: every mutant failed to compile or timed out")
 	}
+	if g.cfg.Usage != nil {
+		rep.LLM = g.cfg.Usage()
+	}
 	rep.Timing.MutantsEvaluated = g.stats.Mutants
 	rep.Timing.TestExecutions = g.stats.TestExecutions
 	rep.Timing.MutantsMs = g.stats.Wall.Milliseconds()
-	out := &Outcome{Report: rep, Suite: g.suite, TestFile: g.testFile(), FileText: source}
+	out := &Outcome{Report: rep, Suite: g.suite, TestFile: g.testFile(), FileText: source, Baseline: g.base}
 	_, statErr := os.Stat(g.testFile())
 	out.Writable = g.existingText != nil || os.IsNotExist(statErr)
 	return out

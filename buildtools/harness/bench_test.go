@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -106,4 +107,46 @@ func BenchmarkWorkerStart(b *testing.B) {
 	b.ReportMetric(ms(median(start)), "start-median-ms")
 	b.ReportMetric(ms(median(restart)), "restart-median-ms")
 	b.ReportMetric(ms(median(noCDS)), "restart-nocds-median-ms")
+}
+
+// BenchmarkManyMutantsNoLeak runs b.N mutants of Price (JUnit 5 and JUnit 4 tests, coverage on)
+// in one worker and reports how loaded classes and memory grew: a fresh loader per run must not
+// pile up. Run with -benchtime=200x.
+func BenchmarkManyMutantsNoLeak(b *testing.B) {
+	p := openPool(b, fx.j5.config())
+	src := readSource(b, fx.j5, "org/shop/Price.java")
+	spec := func(i int) RunSpec {
+		m := mutate(b, src, "return 0;", "return "+strconv.Itoa(i%7)+";")
+		return RunSpec{Overrides: []Source{{ClassName: "org.shop.Price", Text: m}},
+			Tests:    []TestID{{Class: "org.shop.PriceTest", Method: "half"}, {Class: "org.shop.PriceTest", Method: "fullIsFree"}, {Class: "org.shop.LegacyTest", Method: "quarter"}},
+			Coverage: true, CoverClasses: []string{"org.shop.Price"}}
+	}
+	stats := func() *wireMsg {
+		s, err := p.acquire(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		m, err := p.call(context.Background(), s, map[string]any{"op": "stats"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return m
+	}
+	for i := 0; i < 20; i++ {
+		run(b, p, spec(i))
+	}
+	before := stats()
+	var durs []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		run(b, p, spec(i))
+		durs = append(durs, time.Since(t0))
+	}
+	b.StopTimer()
+	after := stats()
+	b.ReportMetric(ms(median(durs)), "run-median-ms")
+	b.ReportMetric(float64(after.LoadedClasses-before.LoadedClasses), "loaded-classes-growth")
+	b.ReportMetric(float64(after.HeapUsed-before.HeapUsed)/(1<<20), "heap-growth-MiB")
+	b.ReportMetric(float64(after.NonHeapUsed-before.NonHeapUsed)/(1<<20), "nonheap-growth-MiB")
 }

@@ -22,7 +22,7 @@ type Config struct {
 	Release          string        // language level, e.g. "11", "17" ("" = the JDK's default)
 	CompilerArgs     []string      // extra javac flags from the build
 	JacocoAgentJar   string        // "" → find: /usr/share/java/org.jacoco.agent.jar (extract jacocoagent.jar), local Maven repo
-	CoverageIncludes []string      // JaCoCo includes= patterns for the project's packages, e.g. "org.acme.*"; "" → the top-level packages of ProjectClassDirs
+	CoverageIncludes []string      // JaCoCo includes= patterns for the project's packages, e.g. "org.acme.*"; "" → the packages that hold classes in ProjectClassDirs
 	Workers          int           // 0 → runtime.NumCPU()
 	TimeoutFactor    float64       // 1.25
 	TimeoutConstant  time.Duration // 4s
@@ -63,7 +63,7 @@ type RunSpec struct {
 	Tests              []TestID                 // which tests; Method "" means every test of that class
 	Coverage           bool                     // per-test coverage of CoverClasses
 	CoverClasses       []string                 // binary names of classes to report coverage for (their nested classes come too)
-	Timeouts           map[TestID]time.Duration // per-test budget; missing → TimeoutFactor × the test's normal time + TimeoutConstant
+	Timeouts           map[TestID]time.Duration // per-test budget; missing → TimeoutFactor × the test's normal time (its last pass on the unchanged project) + TimeoutConstant; normal time unknown → TimeoutConstant, or 60 s when the run has no overrides and no extra tests
 	StopAtFirstFailure bool                     // stop at the first failed/errored/timed-out test (mutation testing)
 }
 
@@ -75,7 +75,7 @@ const (
 	Passed  Outcome = "passed"
 	Failed  Outcome = "failed"  // an assertion
 	Error   Outcome = "error"   // any other exception, a failing static initialiser, a missing class
-	Timeout Outcome = "timeout" // past its budget (or cancelled while stuck)
+	Timeout Outcome = "timeout" // past its budget
 	Exit    Outcome = "exit"    // System.exit, Runtime.exit or Runtime.halt, or the worker died
 	OOM     Outcome = "oom"     // OutOfMemoryError
 	Skipped Outcome = "skipped" // ignored, disabled, an assumption failed, or cancelled

@@ -208,6 +208,11 @@ func TestJUnit4SuiteAndAssertionFailure(t *testing.T) {
 	if got := fmt.Sprint(outcomes(r)); got != "map[org.acme.OldStyleTest.testAdds:passed]" {
 		t.Errorf("JUnit 3 test: %s", got)
 	}
+	// A class without tests, and a missing class, are errors rather than silence.
+	r = run(t, p, RunSpec{Tests: []TestID{{Class: "org.acme.Calc"}, {Class: "org.acme.Missing"}}})
+	if len(r.Tests) != 2 || r.Tests[0].Outcome != Error || !strings.Contains(r.Tests[0].Message, "no tests") || r.Tests[1].Outcome != Error {
+		t.Errorf("classes without tests: %+v", r.Tests)
+	}
 	if _, err := p.DiscoverTests(context.Background(), []string{"org.acme.NoSuchTest"}); err == nil {
 		t.Error("DiscoverTests of a missing class: no error")
 	}
@@ -691,6 +696,18 @@ func TestNewerJDK(t *testing.T) {
 	if tr := r.Tests[0]; tr.Outcome != Passed || tr.Coverage == nil || formatCoverage("org.acme.Calc", tr.Coverage.Classes["org.acme.Calc"]) != referenceCoverage(t, tr.Test) {
 		t.Errorf("coverage on %s: %s %s %+v", home, tr.Outcome, tr.Message, tr.Coverage)
 	}
+	// An override compiled for Java 21 (class file 65, newer than ASM 9.4 reads) still gets its
+	// loops checked.
+	cfg21 := cfg
+	cfg21.Release = "21"
+	p21 := openPool(t, cfg21)
+	r = run(t, p21, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: m}}, Tests: []TestID{sums},
+		Timeouts: map[TestID]time.Duration{sums: 300 * time.Millisecond}})
+	if got := r.Tests[0].Outcome; got != Timeout || r.WorkerRestarted {
+		t.Errorf("release 21 loop: %s restarted=%v", got, r.WorkerRestarted)
+	}
+	p21.Close()
+
 	cfg5 := fx.j5.config()
 	cfg5.JavaHome = home
 	p5 := openPool(t, cfg5)

@@ -27,11 +27,12 @@ func (p *Pool) Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
 	for _, t := range spec.Tests {
 		tests = append(tests, []string{t.Class, t.Method})
 	}
-	for {
+	for fruitless := 0; ; {
 		s, err := p.acquire(ctx)
 		if err != nil {
 			return nil, err
 		}
+		before := len(res.Tests)
 		rest, err := p.runOn(ctx, s, spec, tests, res)
 		if err != nil {
 			res.Duration = time.Since(start)
@@ -39,6 +40,12 @@ func (p *Pool) Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
 		}
 		if len(rest) == 0 || (res.Compile != nil && !res.Compile.OK) {
 			break
+		}
+		if len(res.Tests) == before {
+			if fruitless++; fruitless >= 2 {
+				res.Duration = time.Since(start)
+				return res, fmt.Errorf("harness: run: the worker keeps dying between tests (%d tests left)", len(rest))
+			}
 		}
 		tests = rest
 	}
@@ -133,6 +140,9 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests [][]strin
 			}
 			switch {
 			case m.Done:
+				if m.CoverageError != "" {
+					p.log.Warn("harness: no coverage", zap.String("why", m.CoverageError))
+				}
 				if m.Compile != nil && res.Compile == nil {
 					res.Compile = m.Compile.toResult()
 				}

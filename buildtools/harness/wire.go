@@ -20,6 +20,11 @@ type wireMsg struct {
 	JUnit               int    `json:"junit"`
 	CoverageUnavailable string `json:"coverageUnavailable"`
 
+	// stats
+	LoadedClasses int64 `json:"loadedClasses"`
+	HeapUsed      int64 `json:"heapUsed"`
+	NonHeapUsed   int64 `json:"nonHeapUsed"`
+
 	Compile *wireCompile `json:"compile"`
 	Tests   [][]string   `json:"tests"`  // plan, discover
 	Errors  []string     `json:"errors"` // discover

@@ -306,6 +306,7 @@ func TestKillMutantInstanceMethods(t *testing.T) {
 		{method: "shipping", from: "subtotal() >= 5_000", to: "subtotal() > 5_000", show: true},
 		{method: "maxItem", from: "int max = -1;", to: "int max = 0;"},
 		{method: "setDiscountPercent", from: "clamp(percent, 0, 50)", to: "clamp(percent, 0, 51)", show: true},
+		{method: "PriceCalculator", from: "taxPercent > 100", to: "taxPercent >= 100", show: true},
 	})
 }
 
@@ -463,4 +464,171 @@ func TestKillLoopingMutant(t *testing.T) {
 	}
 	t.Logf("generated test for the looping mutant:\n%s", tests[0].Source)
 	checkKills(t, proj, s, m, tests)
+}
+
+// TestKillRate measures the agent on every rule mutant of the examples' methods that the
+// examples' suites leave alive. It takes minutes: ADVERTEST_KILLRATE=1 go test -run KillRate -v.
+func TestKillRate(t *testing.T) {
+	if os.Getenv("ADVERTEST_KILLRATE") == "" {
+		t.Skip("set ADVERTEST_KILLRATE=1 to measure the kill rate")
+	}
+	type target struct{ example, file string }
+	for _, tg := range []target{
+		{"maven-calculator", "src/main/java/org/acme/PriceCalculator.java"},
+		{"gradle-inventory", "src/main/java/org/acme/inventory/Inventory.java"},
+		{"gradle-inventory", "src/main/java/org/acme/inventory/Pricing.java"},
+	} {
+		proj, root := openExample(t, tg.example)
+		file := filepath.Join(root, tg.file)
+		a := newAgent(t, proj)
+		src, _ := os.ReadFile(file)
+		f, _ := javaparse.Parse(src)
+		var survivors, killed, noTest, failed int
+		var took time.Duration
+		for _, m := range f.Methods() {
+			if m.Kind != javaparse.KindMethod {
+				continue
+			}
+			s := subject(t, proj, file, m.Name)
+			for _, mu := range mutants.Generate(f, m, mutants.Options{Class: m.BinaryClassName, Method: m.Name}) {
+				if ok, _ := survives(t, proj, s, mu, nil, nil); !ok {
+					continue
+				}
+				survivors++
+				start := time.Now()
+				tests, err := a.KillMutant(testCtx(t), s, mu)
+				took += time.Since(start)
+				switch {
+				case err != nil:
+					failed++
+					t.Logf("%s %s: %v", m.Name, mu.Description, err)
+				case len(tests) == 0:
+					noTest++
+					t.Logf("%s %s: no test (equivalent?)", m.Name, mu.Description)
+				default:
+					class, ids := suiteClass(s, s.TestClassName, tests)
+					mutated, _ := mutants.Apply(s.Source, mu)
+					orig := runOn(t, proj, s, s.Source, class, ids)
+					mut := runOn(t, proj, s, mutated, class, ids)
+					if orig[tests[0].Name].Outcome == harness.Passed && mut[tests[0].Name].Outcome != harness.Passed {
+						killed++
+					} else {
+						failed++
+						t.Logf("%s %s: test does not kill:\n%s", m.Name, mu.Description, tests[0].Source)
+					}
+				}
+			}
+		}
+		if survivors > 0 {
+			t.Logf("%s: %d surviving mutants, %d killed, %d without a test, %d failed; %v per KillMutant",
+				filepath.Base(tg.file), survivors, killed, noTest, failed, took/time.Duration(survivors))
+		}
+	}
+}
+
+// TestRichTypes drives parameters of other kinds, in an unsaved buffer of the calculator:
+// arrays, lists, Strings, doubles, enums, objects made through constructors, and an array the
+// method changes in place.
+func TestRichTypes(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	extra := `
+    public enum Tier { BASIC, SILVER, GOLD }
+
+    public static final class Item {
+        private final String name;
+        private final int price;
+
+        public Item(String name, int price) {
+            this.name = name;
+            this.price = price;
+        }
+
+        public String getName() {
+            return name;
+        }
+
+        public int getPrice() {
+            return price;
+        }
+    }
+
+    public static int sum(int[] values) {
+        int total = 0;
+        for (int v : values) {
+            total += v;
+        }
+        return total;
+    }
+
+    public static double average(List<Integer> xs) {
+        if (xs.isEmpty()) {
+            return 0.0;
+        }
+        double s = 0;
+        for (int x : xs) {
+            s += x;
+        }
+        return s / xs.size();
+    }
+
+    public static String initial(String name) {
+        if (name == null || name.isEmpty()) {
+            return "?";
+        }
+        return name.substring(0, 1).toUpperCase();
+    }
+
+    public static void doubleAll(int[] values) {
+        for (int i = 0; i < values.length; i++) {
+            values[i] = values[i] * 2;
+        }
+    }
+
+    public static int discountFor(Tier tier) {
+        switch (tier) {
+            case GOLD:
+                return 20;
+            case SILVER:
+                return 10;
+            default:
+                return 0;
+        }
+    }
+
+    public static boolean expensive(Item item) {
+        return item.getPrice() > 1000;
+    }
+
+    public static int[] firstTwo(int[] values) {
+        return Arrays.copyOf(values, 2);
+    }
+`
+	cases := []killCase{
+		{method: "sum", from: "total += v;", to: "total -= v;", show: true},
+		{method: "average", from: "return s / xs.size();", to: "return s / (xs.size() + 1);", show: true},
+		{method: "initial", from: "name.substring(0, 1)", to: "name.substring(0)", show: true},
+		{method: "doubleAll", from: "values[i] * 2", to: "values[i] + 2", show: true},
+		{method: "discountFor", from: "return 10;", to: "return 11;", show: true},
+		{method: "expensive", from: "> 1000", to: ">= 1000", show: true},
+		{method: "firstTwo", from: "copyOf(values, 2)", to: "copyOf(values, 1)", show: true},
+	}
+	for _, c := range cases {
+		t.Run(c.method, func(t *testing.T) {
+			s := withExtra(t, proj, file, extra, c.method)
+			s.Source = []byte(strings.Replace(string(s.Source), "import java.util.Collections;", "import java.util.Arrays;\nimport java.util.Collections;", 1))
+			f, _ := javaparse.Parse(s.Source)
+			s.Parsed, s.Method = f, f.FindMethods(c.method)[0]
+			s.Context = f.Context(s.Method)
+			m := mutantOn(t, s, c.from, c.to)
+			tests, err := a.KillMutant(testCtx(t), s, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkKills(t, proj, s, m, tests)
+			if len(tests) > 0 {
+				t.Logf("generated test for %s:\n%s", m.Description, tests[0].Source)
+			}
+		})
+	}
 }

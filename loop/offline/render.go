@@ -238,6 +238,9 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 	return rendered{name: name, source: b.String(), imports: imps}
 }
 
+// maxObjectAsserts bounds the getters asserted on a returned object.
+const maxObjectAsserts = 3
+
 var boxedToPrimitive = map[string]string{
 	"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Character": "char",
 	"Boolean": "boolean", "Double": "double", "Float": "float",
@@ -300,6 +303,9 @@ func (r *renderer) assertValue(actual string, v value, st string, asserts, impor
 		for _, o := range v.Obs {
 			if o.R.K == "throws" || o.R.K == "opaque" || o.R.K == "object" {
 				continue
+			}
+			if len(out) >= maxObjectAsserts {
+				break
 			}
 			out = append(out, r.assertValue(actual+"."+o.M, o.R, o.St, asserts, imports)...)
 		}

@@ -48,6 +48,7 @@ public final class Main {
     /** The id of the request being run, and whether it was cancelled. */
     private volatile long activeId = -1;
     private volatile boolean cancelled;
+    private volatile long cancelledId = -1;
 
     public static void main(String[] args) throws Exception {
         protocol = new PrintStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16), false, "UTF-8");
@@ -80,6 +81,7 @@ public final class Main {
             String op = String.valueOf(req.get("op"));
             long id = num(req.get("id"), 0);
             if (op.equals("cancel")) {
+                w.cancelledId = id; // also covers a request still queued behind the current one
                 if (w.activeId == id) {
                     w.cancelled = true;
                 }
@@ -89,7 +91,7 @@ public final class Main {
                 Map<String, Object> resp;
                 try {
                     w.activeId = id;
-                    w.cancelled = false;
+                    w.cancelled = w.cancelledId == id;
                     resp = w.handle(op, req, id);
                 } catch (Throwable t) {
                     resp = new LinkedHashMap<>();
@@ -152,11 +154,23 @@ public final class Main {
                 return discover(req);
             case "run":
                 return run(req, id);
+            case "stats":
+                return stats();
             default:
                 Map<String, Object> resp = new LinkedHashMap<>();
                 resp.put("error", "unknown op " + op);
                 return resp;
         }
+    }
+
+    /** Loaded classes and memory after a GC: lets tests and benchmarks check that runs do not leak. */
+    private static Map<String, Object> stats() {
+        System.gc();
+        Map<String, Object> resp = new LinkedHashMap<>();
+        resp.put("loadedClasses", java.lang.management.ManagementFactory.getClassLoadingMXBean().getLoadedClassCount());
+        resp.put("heapUsed", java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        resp.put("nonHeapUsed", java.lang.management.ManagementFactory.getMemoryMXBean().getNonHeapMemoryUsage().getUsed());
+        return resp;
     }
 
     private Map<String, Object> init(Map<String, Object> req) throws Exception {
@@ -240,8 +254,12 @@ public final class Main {
             String mn = t.get("method") == null ? "" : String.valueOf(t.get("method"));
             if (mn.isEmpty()) {
                 try {
-                    for (String m : Engines.discover(Class.forName(cn, false, loader), new int[1])) {
+                    List<String> found = Engines.discover(Class.forName(cn, false, loader), new int[1]);
+                    for (String m : found) {
                         plan.add(new String[] {cn, m});
+                    }
+                    if (found.isEmpty()) {
+                        plan.add(new String[] {cn, ""}); // reported as an error: no tests in the class
                     }
                 } catch (ClassNotFoundException | LinkageError e) {
                     plan.add(new String[] {cn, ""});

@@ -18,6 +18,8 @@ import org.objectweb.asm.Opcodes;
  */
 final class Rewriter {
     private static final String HOOK = "advertest/worker/hook/Hook";
+    /** The newest class file version ASM 9.4 reads (Java 20). */
+    private static final int MAX_MAJOR = 64;
 
     private Rewriter() {
     }
@@ -28,7 +30,16 @@ final class Rewriter {
      * instructions, which JaCoCo would count, so the project's own classes only get the exit
      * rewrite and their coverage stays exactly what JaCoCo reports for the unchanged class.
      */
-    static byte[] rewrite(byte[] in, boolean loopChecks) {
+    static byte[] rewrite(byte[] original, boolean loopChecks) {
+        // ASM 9.4 reads class files up to Java 20; newer ones are read (and written) as version 64
+        // and get their own version back, the trick JaCoCo uses for class files newer than its ASM.
+        int major = original.length > 8 ? ((original[6] & 0xff) << 8) | (original[7] & 0xff) : 0;
+        byte[] in = original;
+        if (major > MAX_MAJOR) {
+            in = original.clone();
+            in[6] = (byte) (MAX_MAJOR >> 8);
+            in[7] = (byte) MAX_MAJOR;
+        }
         try {
             ClassReader cr = new ClassReader(in);
             ClassWriter cw = new ClassWriter(cr, 0);
@@ -74,9 +85,17 @@ final class Rewriter {
                     };
                 }
             }, 0);
-            return changed[0] ? cw.toByteArray() : in;
+            if (!changed[0]) {
+                return original;
+            }
+            byte[] out = cw.toByteArray();
+            if (major > MAX_MAJOR) {
+                out[6] = (byte) (major >> 8);
+                out[7] = (byte) major;
+            }
+            return out;
         } catch (RuntimeException e) {
-            return in;
+            return original;
         }
     }
 }

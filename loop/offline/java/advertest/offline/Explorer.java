@@ -238,7 +238,14 @@ public final class Explorer {
         }
 
         String token() {
-            return ctor.getDeclaringClass().getSimpleName();
+            if (args.isEmpty()) {
+                return ctor.getDeclaringClass().getSimpleName();
+            }
+            StringBuilder sb = new StringBuilder();
+            for (Gen g : args) {
+                sb.append(g.token());
+            }
+            return sb.length() > 24 ? sb.substring(0, 24) : sb.toString();
         }
     }
 
@@ -722,7 +729,7 @@ public final class Explorer {
                 } catch (Unsupported u) {
                     continue;
                 }
-                for (int[] idx : diagonal(sizes(pools), 4)) {
+                for (int[] idx : diagonal(sizes(pools), 12)) {
                     out.add(new NewGen(k, pick(pools, idx)));
                 }
             }
@@ -992,7 +999,31 @@ public final class Explorer {
                 return new CollGen('L', conc, es);
             }
         }
+        if (depth > 0 && isPlainClass(c)) {
+            List<Constructor<?>> ctors = constructors(c);
+            if (!ctors.isEmpty()) {
+                Constructor<?> k = ctors.get(random.nextInt(ctors.size()));
+                List<Gen> args = new ArrayList<>();
+                try {
+                    for (Type pt : k.getGenericParameterTypes()) {
+                        Gen g = randomValue(pt, depth - 1);
+                        args.add(g == NULL ? nonNull(pool(pt, depth - 1)).get(0) : g);
+                    }
+                    return new NewGen(k, args);
+                } catch (Unsupported u) {
+                    // fall back to the pool
+                }
+            }
+        }
         return pool.get(random.nextInt(pool.size()));
+    }
+
+    /** A class made through its constructors (not a value type the pools know). */
+    private static boolean isPlainClass(Class<?> c) {
+        return !c.isPrimitive() && !unbox(c).isPrimitive() && c != String.class && c != CharSequence.class
+            && c != Object.class && c != Number.class && c != Comparable.class && !c.isEnum() && !c.isArray()
+            && !Collection.class.isAssignableFrom(c) && !Map.class.isAssignableFrom(c) && c != Iterable.class
+            && !c.isInterface() && !Modifier.isAbstract(c.getModifiers());
     }
 
     // ---------------------------------------------------------------------------------------

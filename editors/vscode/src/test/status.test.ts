@@ -1,0 +1,58 @@
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import { jobOf, methodArgument } from '../commands';
+import { countSurvivors, statusText } from '../status';
+
+describe('statusText', () => {
+  it('shows the last mutation score with the method', () => {
+    const s = statusText(
+      {
+        job: '1',
+        status: 'done',
+        target: { method: 'clamp', signature: 'public static int clamp(int value, int lo, int hi)' },
+        mutationScore: 0.625,
+        lineCoverage: 1,
+        mutants: { survived: 3 },
+      },
+      5,
+    );
+    assert.equal(s.text, '$(beaker) clamp: 63%');
+    assert.match(s.tooltip, /mutation score 63%, 3 surviving, line coverage 100%/);
+  });
+
+  it('says when nothing was valid, failed or canceled', () => {
+    assert.equal(statusText({ job: '1', target: { method: 'f' }, mutationScore: null }, undefined).text, '$(beaker) f: –');
+    assert.equal(statusText({ job: '1', target: { method: 'f' }, status: 'failed', message: 'no build' }, undefined).tooltip, 'AdverTest: no build');
+    assert.equal(statusText({ job: '1', target: { method: 'f' }, status: 'canceled' }, undefined).text, '$(beaker) f: canceled');
+  });
+
+  it('falls back to the surviving mutants of the active file', () => {
+    assert.equal(statusText(undefined, 1).text, '$(beaker) 1 mutant survives');
+    assert.equal(statusText(undefined, 4).text, '$(beaker) 4 mutants survive');
+    assert.equal(statusText(undefined, 0).text, '$(beaker) AdverTest');
+  });
+});
+
+describe('countSurvivors', () => {
+  it("counts the server's diagnostics but not possible bugs", () => {
+    assert.equal(
+      countSurvivors([
+        { source: 'advertest', code: 'm1' },
+        { source: 'advertest', code: { value: 'm2' } },
+        { source: 'advertest', code: 'possible-bug' },
+        { source: 'javac', code: 'x' },
+      ]),
+      2,
+    );
+  });
+});
+
+describe('method commands', () => {
+  it('builds the DESIGN argument and reads the job id', () => {
+    assert.deepEqual(methodArgument('file:///a/B.java', 24, 4), { uri: 'file:///a/B.java', position: { line: 24, character: 4 } });
+    assert.equal(jobOf({ job: 'j7' }), 'j7');
+    assert.equal(jobOf({ target: {} }), undefined);
+    assert.equal(jobOf(null), undefined);
+  });
+});

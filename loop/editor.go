@@ -1,0 +1,231 @@
+package loop
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/advertest/advertest-lsp/buildtools"
+	"github.com/advertest/advertest-lsp/buildtools/harness"
+	"github.com/advertest/advertest-lsp/loop/agent"
+	"github.com/advertest/advertest-lsp/loop/engine"
+	"github.com/advertest/advertest-lsp/loop/mutants"
+	"github.com/advertest/advertest-lsp/loop/report"
+)
+
+// This file holds the entry points an editor needs besides Run and Analyze: a mutation
+// analysis that keeps a method's known mutants and generated suite (for on-save rounds), and
+// one targeted T turn against one surviving mutant (the quick fix).
+
+// AnalyzeOptions say what AnalyzeSuite plays.
+type AnalyzeOptions struct {
+	// Mutants are evaluated; nil means every rule-based mutant of the method (as Analyze).
+	Mutants []mutants.Mutant
+	// Generated is the generated test class (its binary name and source) that joins the
+	// project's tests; an empty ClassName means none.
+	Generated harness.Source
+}
+
+// Analysis is AnalyzeSuite's result: the report and the suite's run on the original (per-line
+// coverage, failing tests; nil when the baseline did not run).
+type Analysis struct {
+	Report   *report.Report
+	Baseline *engine.Baseline
+}
+
+// AnalyzeSuite is Analyze with a chosen mutant set and the generated suite in the game. When
+// ctx is cancelled it returns the partial analysis together with ctx's error.
+func AnalyzeSuite(ctx context.Context, proj *buildtools.Project, t *Target, opts AnalyzeOptions, cfg Config, sink EventSink) (*Analysis, error) {
+	start := time.Now()
+	rep := &report.Report{Target: t.ReportTarget(proj.Module.Root)}
+	out := &Analysis{Report: rep}
+	subj := t.Subject()
+	var suite engine.Suite
+	for _, c := range proj.TestClasses {
+		if c != opts.Generated.ClassName {
+			suite.Tests = append(suite.Tests, harness.TestID{Class: c})
+		}
+	}
+	if opts.Generated.ClassName != "" {
+		suite.Tests = append(suite.Tests, harness.TestID{Class: opts.Generated.ClassName})
+		suite.Extra = []harness.Source{opts.Generated}
+		rel := ""
+		if f := proj.Module.TestFileFor(packageOf(opts.Generated.ClassName), simpleName(opts.Generated.ClassName)); f != "" {
+			if r, err := proj.Module.RelPath(f); err == nil {
+				rel = r
+			}
+		}
+		rep.Tests = report.Tests{File: &rel, Source: opts.Generated.Text}
+	}
+	if len(suite.Tests) == 0 {
+		rep.Warnings = append(rep.Warnings, "the module has no test classes: every mutant survives")
+	}
+	sink.emit(Event{Phase: PhaseBaseline, Message: "running the suite on the original"})
+	base, err := engine.RunBaseline(ctx, proj.Pool, subj, suite)
+	if err != nil {
+		return out, fmt.Errorf("baseline of %s: %w", rep.Target.Method, err)
+	}
+	out.Baseline = base
+	rep.Timing.BaselineMs = base.Duration.Milliseconds()
+	for _, id := range base.Failing {
+		if id.Class == opts.Generated.ClassName {
+			rep.Tests.FailingOnOriginal = append(rep.Tests.FailingOnOriginal, id.String())
+		}
+	}
+	ms := opts.Mutants
+	if ms == nil {
+		ms = AllRuleMutants(t)
+	}
+	sink.emit(Event{Phase: PhaseMutants, Agent: "M", Mutants: len(ms), Message: fmt.Sprintf("%d mutants", len(ms))})
+	verdicts, stats, evalErr := engine.Evaluate(ctx, proj.Pool, subj, suite, base, ms, engine.Options{
+		Parallelism:     workers(cfg),
+		TimeoutFactor:   cfg.MutantTimeoutFactor,
+		TimeoutConstant: cfg.MutantTimeoutConstant,
+		Progress: func(done, total int) {
+			sink.emit(Event{Phase: PhaseEvaluate, Done: done, Total: total, Mutants: total})
+		},
+	})
+	rep.Mutants = verdicts
+	rep.MutationScore = report.Score(verdicts)
+	rep.LineCoverage = base.LineCoverage
+	rep.BranchCoverage = base.BranchCoverage
+	rep.Rounds = []report.Round{{Index: 0, Agent: "M", MutationScore: rep.MutationScore,
+		LineCoverage: base.LineCoverage, BranchCoverage: base.BranchCoverage, Mutants: len(verdicts), Tests: len(base.Results)}}
+	rep.Timing.MutantsEvaluated = stats.Mutants
+	rep.Timing.TestExecutions = stats.TestExecutions
+	rep.Timing.MutantsMs = stats.Wall.Milliseconds()
+	rep.Timing.TotalMs = time.Since(start).Milliseconds()
+	c := report.Counts(verdicts)
+	sink.emit(Event{Phase: PhaseDone, Mutants: len(verdicts), Killed: c[report.Killed], Survived: c[report.Survived], Score: rep.MutationScore, Verdicts: verdicts})
+	return out, evalErr
+}
+
+// CarryMutants takes a method's known mutants across an edit of it: each is moved to the line
+// that now holds its original text (dropped when none does), and the rule-based operators add
+// new mutants on the lines whose text is new (not a line of oldMethodText).
+func CarryMutants(t *Target, known []report.Mutant, oldMethodText string) []mutants.Mutant {
+	old := map[string]bool{}
+	for _, l := range strings.Split(oldMethodText, "\n") {
+		old[strings.TrimSpace(l)] = true
+	}
+	var out []mutants.Mutant
+	for _, k := range known {
+		m := mutants.Mutant{ID: k.ID, Line: k.Line, Original: k.Original, Mutated: k.Mutated,
+			Origin: mutants.Origin(k.Origin), Operator: k.Operator, Description: k.Description}
+		if moved, ok := mutants.Relocate(t.Source, m, t.Method.StartLine, t.Method.EndLine); ok {
+			out = append(out, moved)
+		}
+	}
+	lines := t.Parsed.Lines()
+	var changed []int
+	for l := t.Method.StartLine; l <= t.Method.EndLine; l++ {
+		if text := strings.TrimSpace(lines.LineText(l)); text != "" && !old[text] {
+			changed = append(changed, l)
+		}
+	}
+	if len(changed) > 0 {
+		out = append(out, mutants.Generate(t.Parsed, t.Method, mutants.Options{Lines: changed})...)
+		out = append(out, mutants.Generate(t.Parsed, t.Method, mutants.Options{Strong: true, Lines: changed})...)
+	}
+	return dedupeMutants(out)
+}
+
+// Kill is the outcome of one targeted T turn.
+type Kill struct {
+	// Tests are the generated tests the engine confirmed: they pass on the original and at
+	// least the first of them fails on the mutant. None when T found no way.
+	Tests []agent.Test
+	// Verdict is the mutant's verdict against the confirmed tests.
+	Verdict report.Mutant
+	// TestFile, FileText and Writable are as in Outcome: the confirmed tests merged into the
+	// generated file (existing, when given).
+	TestFile string
+	FileText string
+	Writable bool
+	// Class is the generated class's binary name.
+	Class string
+}
+
+// KillMutant plays one T turn against m: T writes tests meant to pass on the original and fail
+// on m; those that compile and pass on the original are run against m, and only the ones
+// that kill it are kept. existing is the generated test file's current text (an editor's
+// buffer; nil: read from disk).
+func KillMutant(ctx context.Context, proj *buildtools.Project, t *Target, m mutants.Mutant, tAgent agent.TestAgent, existing []byte, cfg Config) (*Kill, error) {
+	g, err := newGame(proj, t, cfg, Agents{T: tAgent}, nil)
+	if err != nil {
+		return nil, err
+	}
+	if existing != nil && HasMarker(existing) {
+		g.existingText = existing
+	}
+	kill := &Kill{Class: g.suite.BinaryName(), TestFile: g.testFile()}
+	tests, err := tAgent.KillMutant(ctx, g.subject, m)
+	if err != nil {
+		return nil, fmt.Errorf("the test agent on mutant %s: %w", m.ID, err)
+	}
+	if err := g.addTests(ctx, tests); err != nil {
+		return nil, err
+	}
+	kill.Verdict = report.Mutant{ID: m.ID, Line: m.Line, Original: m.Original, Mutated: m.Mutated, Origin: string(m.Origin),
+		Operator: m.Operator, Description: m.Description, Status: report.Survived, KilledBy: []string{}}
+	if len(g.suite.Tests) > 0 {
+		// Only the new tests play: the confirmation must not lean on other tests.
+		gen := harness.Source{ClassName: g.suite.BinaryName(), Text: g.suite.Source()}
+		suite := engine.Suite{Tests: []harness.TestID{{Class: gen.ClassName}}, Extra: []harness.Source{gen}}
+		base, err := engine.RunBaseline(ctx, proj.Pool, t.Subject(), suite)
+		if err != nil {
+			return nil, err
+		}
+		var failing []string
+		for _, id := range base.Failing {
+			failing = append(failing, id.Method)
+		}
+		g.suite.Remove(failing...)
+		if len(g.suite.Tests) > 0 {
+			gen.Text = g.suite.Source()
+			suite.Extra = []harness.Source{gen}
+			if len(failing) > 0 {
+				if base, err = engine.RunBaseline(ctx, proj.Pool, t.Subject(), suite); err != nil {
+					return nil, err
+				}
+			}
+			vs, _, err := engine.Evaluate(ctx, proj.Pool, t.Subject(), suite, base, []mutants.Mutant{m}, engine.Options{
+				TimeoutFactor: cfg.MutantTimeoutFactor, TimeoutConstant: cfg.MutantTimeoutConstant})
+			if err != nil {
+				return nil, err
+			}
+			if len(vs) == 1 {
+				kill.Verdict = vs[0]
+			}
+		}
+	}
+	if kill.Verdict.Status == report.Killed {
+		keep := map[string]bool{}
+		for _, k := range kill.Verdict.KilledBy {
+			keep[k[strings.LastIndexByte(k, '.')+1:]] = true
+		}
+		var drop []string
+		for _, tt := range g.suite.Tests {
+			if !keep[tt.Name] {
+				drop = append(drop, tt.Name)
+			}
+		}
+		g.suite.Remove(drop...)
+		kill.Tests = append(kill.Tests, g.suite.Tests...)
+	} else {
+		g.suite.Tests = nil
+	}
+	out := g.outcome()
+	kill.FileText, kill.Writable = out.FileText, out.Writable
+	return kill, nil
+}
+
+func packageOf(binary string) string {
+	if i := strings.LastIndexByte(binary, '.'); i >= 0 {
+		return binary[:i]
+	}
+	return ""
+}
+
+func simpleName(binary string) string { return binary[strings.LastIndexByte(binary, '.')+1:] }

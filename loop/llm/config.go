@@ -1,0 +1,161 @@
+package llm
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// DefaultBaseURL is used when neither the settings nor OPENAI_BASE_URL name an endpoint.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Config is the llm.* and budget.* part of DESIGN's settings (dotted names in the JSON tags'
+// comments), plus the repair bound. DefaultConfig gives the defaults; zero numbers mean "the
+// default" where noted.
+type Config struct {
+	// BaseURL is llm.baseURL [OPENAI_BASE_URL, else DefaultBaseURL].
+	BaseURL string `json:"baseURL"`
+	// Model is llm.model [ADVERTEST_MODEL].
+	Model string `json:"model"`
+	// APIKeyEnv is llm.apiKeyEnv [OPENAI_API_KEY]: the name of the environment variable
+	// holding the key. The key itself is never stored in a Config, logged or put in a prompt.
+	APIKeyEnv string `json:"apiKeyEnv"`
+	// Temperature is llm.temperature [0]; it is always sent, 0 included.
+	Temperature float64 `json:"temperature"`
+	// MaxConcurrency is llm.maxConcurrency [4]: requests in flight at once.
+	MaxConcurrency int `json:"maxConcurrency"`
+	// RequestTimeoutSeconds is llm.requestTimeoutSeconds [120]: one HTTP attempt's limit.
+	RequestTimeoutSeconds float64 `json:"requestTimeoutSeconds"`
+	// Pricing is llm.pricing.inputPerMTok / outputPerMTok [0]: dollars per million tokens.
+	Pricing Pricing `json:"pricing"`
+	// Budget is budget.maxTokens / budget.maxUSD [none].
+	Budget Budget `json:"budget"`
+	// RepairAttempts is repairAttempts [10]: LLM repair rounds per generated class (K).
+	RepairAttempts int `json:"repairAttempts"`
+	// MaxRetries bounds the retries of one request on 429, 5xx, timeouts and refused
+	// connections [4]; MaxReplyTokens is sent as max_tokens [4096].
+	MaxRetries     int `json:"maxRetries"`
+	MaxReplyTokens int `json:"maxReplyTokens"`
+}
+
+// Pricing is dollars per million prompt (input) and completion (output) tokens.
+type Pricing struct {
+	InputPerMTok  float64 `json:"inputPerMTok"`
+	OutputPerMTok float64 `json:"outputPerMTok"`
+}
+
+// Budget stops the game cleanly once spent; zero fields mean no limit.
+type Budget struct {
+	MaxTokens int     `json:"maxTokens"`
+	MaxUSD    float64 `json:"maxUSD"`
+}
+
+// DefaultConfig returns DESIGN's defaults, reading OPENAI_BASE_URL and ADVERTEST_MODEL through
+// getenv (nil: os.Getenv).
+func DefaultConfig(getenv func(string) string) Config {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c := Config{
+		BaseURL:               getenv("OPENAI_BASE_URL"),
+		Model:                 getenv("ADVERTEST_MODEL"),
+		APIKeyEnv:             "OPENAI_API_KEY",
+		MaxConcurrency:        4,
+		RequestTimeoutSeconds: 120,
+		RepairAttempts:        10,
+		MaxRetries:            4,
+		MaxReplyTokens:        4096,
+	}
+	if c.BaseURL == "" {
+		c.BaseURL = DefaultBaseURL
+	}
+	return c
+}
+
+// withDefaults fills zero fields with DefaultConfig's values (not the environment's).
+func (c Config) withDefaults() Config {
+	d := DefaultConfig(func(string) string { return "" })
+	if c.BaseURL == "" {
+		c.BaseURL = d.BaseURL
+	}
+	if c.APIKeyEnv == "" {
+		c.APIKeyEnv = d.APIKeyEnv
+	}
+	if c.MaxConcurrency <= 0 {
+		c.MaxConcurrency = d.MaxConcurrency
+	}
+	if c.RequestTimeoutSeconds <= 0 {
+		c.RequestTimeoutSeconds = d.RequestTimeoutSeconds
+	}
+	if c.RepairAttempts < 0 {
+		c.RepairAttempts = 0
+	}
+	if c.MaxRetries < 0 {
+		c.MaxRetries = 0
+	}
+	if c.MaxReplyTokens <= 0 {
+		c.MaxReplyTokens = d.MaxReplyTokens
+	}
+	return c
+}
+
+// RequestTimeout is RequestTimeoutSeconds as a duration.
+func (c Config) RequestTimeout() time.Duration {
+	return time.Duration(c.withDefaults().RequestTimeoutSeconds * float64(time.Second))
+}
+
+// APIKey reads the key from the variable APIKeyEnv names.
+func (c Config) APIKey(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return getenv(c.withDefaults().APIKeyEnv)
+}
+
+// Configured is DESIGN's rule for `agents: auto`: a model, and either an API key or a
+// loopback base URL (a local server needs no key).
+func (c Config) Configured(getenv func(string) string) bool {
+	if strings.TrimSpace(c.Model) == "" {
+		return false
+	}
+	return c.APIKey(getenv) != "" || IsLoopback(c.withDefaults().BaseURL)
+}
+
+// Validate says what is wrong with a configuration the LLM agents are asked to use.
+func (c Config) Validate(getenv func(string) string) error {
+	c = c.withDefaults()
+	if strings.TrimSpace(c.Model) == "" {
+		return fmt.Errorf("no model: set llm.model, --llm-model or ADVERTEST_MODEL")
+	}
+	u, err := url.Parse(c.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("the LLM base URL %q is not an http(s) URL", c.BaseURL)
+	}
+	if c.APIKey(getenv) == "" && !IsLoopback(c.BaseURL) {
+		return fmt.Errorf("no API key: the environment variable %s is empty (a loopback base URL needs none)", c.APIKeyEnv)
+	}
+	if c.Temperature < 0 || c.Temperature > 2 {
+		return fmt.Errorf("llm.temperature %v is outside 0..2", c.Temperature)
+	}
+	if c.Budget.MaxTokens < 0 || c.Budget.MaxUSD < 0 || c.Pricing.InputPerMTok < 0 || c.Pricing.OutputPerMTok < 0 {
+		return fmt.Errorf("budgets and prices cannot be negative")
+	}
+	return nil
+}
+
+// IsLoopback reports whether rawURL's host is localhost or a loopback address.
+func IsLoopback(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	host := u.Hostname()
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

@@ -1,0 +1,113 @@
+// Package prompts holds the agents' prompt templates, embedded in the binary as readable
+// text/template files in the paper's structure: an instruction giving the role, chain-of-thought
+// steps, few-shot examples, guidelines (with the project's JUnit and Mockito versions), then
+// the task inputs and the task. The parts are ordered from the most stable to the most
+// specific, so that providers' prompt caching applies: the system message is the same for
+// every request of an agent in a project; the task inputs (class context, numbered listing)
+// are the same for every request about one method; only the last lines are request-specific.
+package prompts
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"strings"
+	"text/template"
+)
+
+//go:embed *.tmpl
+var files embed.FS
+
+var templates = template.Must(template.New("prompts").Funcs(template.FuncMap{
+	"trim": strings.TrimSpace,
+}).ParseFS(files, "*.tmpl"))
+
+// Project is what the system prompts know of the project.
+type Project struct {
+	JUnit   int    // 4 or 5
+	Mockito string // "" when the project has no Mockito
+}
+
+// Method is the task inputs: the method under test and its class context.
+type Method struct {
+	QualifiedClass   string
+	Package          string
+	Imports          []string
+	ClassDeclaration string
+	Fields           []string
+	Constructors     []string
+	MethodSignatures []string
+	Signature        string
+	MethodName       string
+	FileName         string
+	StartLine        int
+	EndLine          int
+	Listing          string // the numbered listing, the file's own line numbers
+}
+
+// Mutant is a mutant as a prompt shows it.
+type Mutant struct {
+	Line              int
+	Original, Mutated string
+	Description       string
+}
+
+// SurvivorGroup is the surviving mutants of one line.
+type SurvivorGroup struct {
+	Line     int
+	Original string
+	Mutated  []string
+}
+
+// Task is the request-specific part.
+type Task struct {
+	TestClassName  string
+	MethodName     string
+	Mutant         Mutant
+	TestSource     string
+	Errors         string
+	MaxMutants     int
+	UncoveredLines []int
+	SurvivorGroups []SurvivorGroup
+	Known          []Mutant
+}
+
+// The requests the agents make; each names its task template.
+const (
+	TestInitial   = "test_initial"
+	TestMutant    = "test_mutant"
+	TestRepair    = "test_repair"
+	MutantInitial = "mutant_initial"
+	MutantMore    = "mutant_more"
+)
+
+// System renders the system prompt of agent "T" or "M".
+func System(agent string, p Project) (string, error) {
+	name := "test_system.tmpl"
+	if agent == "M" {
+		name = "mutant_system.tmpl"
+	}
+	return render(name, p)
+}
+
+// User renders the user message of a request: the method's task inputs, then the task.
+func User(kind string, m Method, t Task) (string, error) {
+	ctx, err := render("context.tmpl", m)
+	if err != nil {
+		return "", err
+	}
+	t.MethodName = m.MethodName
+	task, err := render(kind+".tmpl", t)
+	if err != nil {
+		return "", err
+	}
+	return ctx + "\n" + task, nil
+}
+
+func render(name string, data any) (string, error) {
+	var b bytes.Buffer
+	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
+		return "", fmt.Errorf("prompts: rendering %s: %w", name, err)
+	}
+	return strings.TrimLeft(b.String(), "\n"), nil
+}

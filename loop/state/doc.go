@@ -1,0 +1,6 @@
+// Package state owns the `.advertest/` folder at a module's root: what the server knows about
+// each method it has worked on (its mutants and their verdicts, the generated suite, the
+// tests that cover each surviving mutant's line, the history of its runs), one JSON file per
+// method, each written atomically. A restarted server reads it back to publish diagnostics
+// again, and an on-save round starts from it. It knows nothing of LSP.
+package state
