@@ -109,7 +109,11 @@ type RunResult struct {
 	Compile         *CompileResult
 	Tests           []TestResult
 	WorkerRestarted bool // a worker was killed (a stuck test, OOM, a worker that died) during this run
-	Duration        time.Duration
+	// Coverage is the union of the tests' coverage (JaCoCo's probes merged, so a branch taken
+	// by one test and its sibling by another both count), when RunSpec.Coverage was set and
+	// one worker ran every test; nil otherwise.
+	Coverage *Coverage
+	Duration time.Duration
 }
 
 // ErrClosed is returned by calls on a closed Pool.
@@ -117,10 +121,12 @@ var ErrClosed = errors.New("harness: pool is closed")
 
 // Pool is a set of warm worker JVMs. Its methods may be called from many goroutines.
 type Pool struct {
-	cfg    Config
-	log    *zap.Logger
-	launch *launchSpec
-	junit  int
+	cfg   Config
+	log   *zap.Logger
+	junit int
+
+	launchMu sync.Mutex
+	launch   *launchSpec // how workers start; loses the agent if the agent breaks the start
 	// workerBuilt is true when Open compiled the worker (false: reused from the cache).
 	workerBuilt bool
 
@@ -276,7 +282,23 @@ func (p *Pool) startWorker(ctx context.Context) (*worker, error) {
 		return nil, ErrClosed
 	}
 	p.mu.Unlock()
-	w, err := startWorker(ctx, p.launch, p.log)
+	p.launchMu.Lock()
+	spec := p.launch
+	p.launchMu.Unlock()
+	w, err := startWorker(ctx, spec, p.log)
+	if err != nil && ctx.Err() == nil {
+		// A JaCoCo agent that breaks the JVM's start should cost coverage, not every run.
+		if bare := spec.withoutAgent(); bare != nil {
+			var err2 error
+			if w, err2 = startWorker(ctx, bare, p.log); err2 == nil {
+				p.log.Warn("harness: the worker does not start with the JaCoCo agent; coverage is off", zap.Error(err))
+				p.launchMu.Lock()
+				p.launch = bare
+				p.launchMu.Unlock()
+				err = nil
+			}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

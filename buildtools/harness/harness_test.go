@@ -481,6 +481,13 @@ func TestCoverageMatchesStandaloneJaCoCo(t *testing.T) {
 	if formatCoverage("x", a) == formatCoverage("x", b) {
 		t.Error("both tests report the same coverage")
 	}
+	// The run's union is what JaCoCo reports for both tests' data merged.
+	if r.Coverage == nil || r.Coverage.Classes["org.acme.Calc"] == nil {
+		t.Fatal("no union coverage for the run")
+	}
+	if got, want := formatCoverage("org.acme.Calc", r.Coverage.Classes["org.acme.Calc"]), referenceCoverage(t, tests...); got != want {
+		t.Errorf("union coverage differs from JaCoCo on both tests\n got:\n%s\nwant:\n%s", got, want)
+	}
 }
 
 func formatCoverage(class string, cc *ClassCoverage) string {
@@ -497,7 +504,9 @@ func formatCoverage(class string, cc *ClassCoverage) string {
 	return b.String()
 }
 
-func referenceCoverage(t *testing.T, id TestID) string {
+// referenceCoverage runs each test alone in a plain JVM with the JaCoCo agent appending to one
+// exec file, and dumps JaCoCo's analysis of them together.
+func referenceCoverage(t *testing.T, ids ...TestID) string {
 	t.Helper()
 	dir := t.TempDir()
 	agent, err := jacocoAgent("", dir)
@@ -506,15 +515,17 @@ func referenceCoverage(t *testing.T, id TestID) string {
 	}
 	exec1 := filepath.Join(dir, "run.exec")
 	cp := strings.Join(append([]string{fx.j4.main, fx.j4.test}, junit4Libs...), ":")
-	cmd := exec.Command("java", "-javaagent:"+agent+"=destfile="+exec1+",includes=org.acme.*", "-cp", cp+":"+fx.tools, "RunOne", id.Class, id.Method)
-	if out, err := cmd.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("run=1 failures=0")) {
-		t.Fatalf("reference run: %v\n%s", err, out)
+	for _, id := range ids {
+		cmd := exec.Command("java", "-javaagent:"+agent+"=destfile="+exec1+",append=true,includes=org.acme.*", "-cp", cp+":"+fx.tools, "RunOne", id.Class, id.Method)
+		if out, err := cmd.CombinedOutput(); err != nil || !bytes.Contains(out, []byte("run=1 failures=0")) {
+			t.Fatalf("reference run: %v\n%s", err, out)
+		}
 	}
 	support, err := supportJars()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd = exec.Command("java", "-cp", strings.Join(support, ":")+":"+fx.tools, "CovDump", exec1, filepath.Join(fx.j4.main, "org", "acme", "Calc.class"))
+	cmd := exec.Command("java", "-cp", strings.Join(support, ":")+":"+fx.tools, "CovDump", exec1, filepath.Join(fx.j4.main, "org", "acme", "Calc.class"))
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("reference analysis: %v", err)
@@ -721,5 +732,22 @@ func TestDeriveIncludes(t *testing.T) {
 	got := strings.Join(deriveIncludes([]string{fx.j4.main, fx.j4.test, fx.j5.main}), ":")
 	if got != "org.acme.*:org.shop.*" {
 		t.Errorf("deriveIncludes = %q", got)
+	}
+}
+
+func TestBrokenAgentCostsOnlyCoverage(t *testing.T) {
+	cfg := fx.j4.config()
+	// A jar without Premain-Class: the JVM refuses to start with it.
+	cfg.JacocoAgentJar = filepath.Join(t.TempDir(), "not-an-agent.jar")
+	if err := packJar(t.TempDir(), cfg.JacocoAgentJar); err != nil {
+		t.Fatal(err)
+	}
+	p := openPool(t, cfg)
+	r := run(t, p, RunSpec{Tests: []TestID{{Class: "org.acme.CalcTest", Method: "sums"}}, Coverage: true, CoverClasses: []string{"org.acme.Calc"}})
+	if tr := r.Tests[0]; tr.Outcome != Passed || tr.Coverage != nil {
+		t.Errorf("with a broken agent: %s coverage=%v", tr.Outcome, tr.Coverage)
+	}
+	if p.launch.withoutAgent() != nil {
+		t.Error("the pool still starts workers with the broken agent")
 	}
 }

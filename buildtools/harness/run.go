@@ -143,6 +143,12 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests [][]strin
 				if m.CoverageError != "" {
 					p.log.Warn("harness: no coverage", zap.String("why", m.CoverageError))
 				}
+				// The union is exact only when this worker ran every test of the run.
+				if !res.WorkerRestarted {
+					res.Coverage = decodeCoverage(m.Coverage)
+				} else {
+					res.Coverage = nil
+				}
 				if m.Compile != nil && res.Compile == nil {
 					res.Compile = m.Compile.toResult()
 				}

@@ -84,19 +84,7 @@ func (m *wireMsg) toTestResult() TestResult {
 		Message:  m.Message,
 		Duration: msDuration(m.Ms),
 	}
-	if m.Coverage != nil {
-		cov := &Coverage{Classes: map[string]*ClassCoverage{}}
-		for name, c := range m.Coverage {
-			cc := &ClassCoverage{SourceFile: c.SourceFile, Lines: map[int]LineCoverage{}}
-			for _, l := range c.Lines {
-				if len(l) == 5 {
-					cc.Lines[l[0]] = LineCoverage{CoveredInstructions: l[1], MissedInstructions: l[2], CoveredBranches: l[3], MissedBranches: l[4]}
-				}
-			}
-			cov.Classes[name] = cc
-		}
-		r.Coverage = cov
-	}
+	r.Coverage = decodeCoverage(m.Coverage)
 	if m.CoverageError != "" && r.Message == "" {
 		r.Message = "coverage: " + m.CoverageError
 	}
@@ -119,4 +107,22 @@ func wireTests(tests [][]string) []map[string]string {
 		out = append(out, map[string]string{"class": t[0], "method": t[1]})
 	}
 	return out
+}
+
+// decodeCoverage turns the worker's coverage into ours; nil stays nil.
+func decodeCoverage(w map[string]wireClassCov) *Coverage {
+	if w == nil {
+		return nil
+	}
+	cov := &Coverage{Classes: map[string]*ClassCoverage{}}
+	for name, c := range w {
+		cc := &ClassCoverage{SourceFile: c.SourceFile, Lines: map[int]LineCoverage{}}
+		for _, l := range c.Lines {
+			if len(l) == 5 {
+				cc.Lines[l[0]] = LineCoverage{CoveredInstructions: l[1], MissedInstructions: l[2], CoveredBranches: l[3], MissedBranches: l[4]}
+			}
+		}
+		cov.Classes[name] = cc
+	}
+	return cov
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,6 +22,22 @@ type launchSpec struct {
 	args []string // JVM flags, class path and main class
 	init map[string]any
 	cds  *cdsSpec // nil when the JDK cannot make a dynamic CDS archive (before 13)
+}
+
+// withoutAgent is s without the JaCoCo agent, or nil when it has none.
+func (s *launchSpec) withoutAgent() *launchSpec {
+	var args []string
+	for _, a := range s.args {
+		if !strings.HasPrefix(a, "-javaagent:") {
+			args = append(args, a)
+		}
+	}
+	if len(args) == len(s.args) {
+		return nil
+	}
+	c := *s
+	c.args = args
+	return &c
 }
 
 // argsNow is args with the CDS archive in front when one has been made.

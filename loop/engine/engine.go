@@ -173,21 +173,30 @@ func RunBaseline(ctx context.Context, r Runner, subj Subject, suite Suite) (*Bas
 		}
 	}
 
+	// The method's figures: from the run's exact union when the harness has it, else from the
+	// per-test data (whose per-line branch counts only give a lower bound of the union).
+	union := fileLines(res.Coverage, subj.Class)
 	var lines, covered, branches, coveredBranches int
 	for line := subj.StartLine; line <= subj.EndLine; line++ {
-		if !b.codeLines[line] {
+		if !b.codeLines[line] && union[line] == (harness.LineCoverage{}) {
 			continue
 		}
 		lines++
-		if b.CoversLine(line) {
-			covered++
-			b.CoveredLines = append(b.CoveredLines, line)
-		} else {
-			b.UncoveredLines = append(b.UncoveredLines, line)
-		}
-		if a := agg[line]; a != nil {
+		isCovered := b.CoversLine(line)
+		if res.Coverage != nil {
+			u := union[line]
+			isCovered = u.CoveredInstructions > 0
+			branches += u.CoveredBranches + u.MissedBranches
+			coveredBranches += u.CoveredBranches
+		} else if a := agg[line]; a != nil {
 			branches += a.totalBranches
 			coveredBranches += a.coveredBranches
+		}
+		if isCovered {
+			b.CoveredLines = append(b.CoveredLines, line)
+			covered++
+		} else {
+			b.UncoveredLines = append(b.UncoveredLines, line)
 		}
 	}
 	if lines > 0 {
@@ -260,10 +269,13 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 	}
 	results := make([]*report.Mutant, len(ms))
 	var (
-		mu    sync.Mutex
-		stats Stats
-		done  int
+		mu       sync.Mutex
+		stats    Stats
+		done     int
+		firstErr error
 	)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	sem := make(chan struct{}, par)
 	var wg sync.WaitGroup
 	for i := range ms {
@@ -283,7 +295,17 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 			defer func() { <-sem }()
 			v, st, err := evaluateOne(ctx, r, subj, suite, base, ms[i], opts)
 			if err != nil {
-				return // cancelled: the mutant stays unevaluated
+				// Cancelled, or the JVM failed: the mutant stays unevaluated; a real failure
+				// stops the others too.
+				if ctx.Err() == nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
+					}
+					mu.Unlock()
+					cancel()
+				}
+				return
 			}
 			mu.Lock()
 			results[i] = &v
@@ -307,6 +329,9 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 			out = append(out, *v)
 		}
 	}
+	if firstErr != nil {
+		return out, stats, firstErr
+	}
 	return out, stats, ctx.Err()
 }
 
@@ -329,7 +354,10 @@ func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base 
 		// No test executes the line: the mutant survives if it compiles at all.
 		cr, err := r.Compile(ctx, append([]harness.Source{override}, suite.Extra...))
 		if err != nil {
-			return v, st, err
+			if ctx.Err() != nil {
+				return v, st, ctx.Err()
+			}
+			return v, st, fmt.Errorf("compiling mutant %s: %w", m.ID, err)
 		}
 		st.CompileTime = cr.Duration
 		v.Status = report.Survived
@@ -354,6 +382,10 @@ func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base 
 			return v, st, ctx.Err()
 		}
 		return v, st, fmt.Errorf("evaluating mutant %s: %w", m.ID, err)
+	}
+	if ctx.Err() != nil {
+		// A run cut short reports its remaining tests as skipped: no verdict.
+		return v, st, ctx.Err()
 	}
 	if res.Compile != nil {
 		st.CompileTime = res.Compile.Duration

@@ -63,8 +63,12 @@ final class Coverage {
         take();
     }
 
-    /** Takes (and resets) the execution data and analyses the given classes: {class: {sourceFile, lines}}. */
-    Map<String, Object> collect(Map<String, byte[]> classes) throws IOException {
+    /**
+     * Takes (and resets) the execution data and analyses the given classes: {class: {sourceFile,
+     * lines}}. The data are also merged into total (probes OR-ed), so that the run's union of
+     * coverage is exact, which per-line counts of single tests cannot give.
+     */
+    Map<String, Object> collect(Map<String, byte[]> classes, ExecutionDataStore total) throws IOException {
         byte[] data = take();
         ExecutionDataStore store = new ExecutionDataStore();
         SessionInfoStore sessions = new SessionInfoStore();
@@ -72,6 +76,16 @@ final class Coverage {
         reader.setExecutionDataVisitor(store);
         reader.setSessionInfoVisitor(sessions);
         reader.read();
+        if (total != null) {
+            for (org.jacoco.core.data.ExecutionData d : store.getContents()) {
+                total.put(new org.jacoco.core.data.ExecutionData(d.getId(), d.getName(), d.getProbes().clone()));
+            }
+        }
+        return analyze(store, classes);
+    }
+
+    /** Analyses the given classes against store: {class: {sourceFile, lines}}. */
+    Map<String, Object> analyze(ExecutionDataStore store, Map<String, byte[]> classes) throws IOException {
         CoverageBuilder builder = new CoverageBuilder();
         Analyzer analyzer = new Analyzer(store, builder);
         for (Map.Entry<String, byte[]> e : classes.entrySet()) {

@@ -278,6 +278,14 @@ public final class Main {
         planEvent.put("compile", resp.get("compile"));
         send(planEvent);
 
+        // The union of every test's coverage, reported with the run's done line.
+        org.jacoco.core.data.ExecutionDataStore total = wantCoverage ? new org.jacoco.core.data.ExecutionDataStore() : null;
+        Map<String, byte[]> covered = new LinkedHashMap<>();
+        if (wantCoverage) {
+            for (String cc : coverClasses) {
+                covered.putAll(loader.withNested(cc));
+            }
+        }
         for (String[] p : plan) {
             if (cancelled) {
                 resp.put("cancelled", true);
@@ -293,12 +301,8 @@ public final class Main {
             send(start);
             Map<String, Object> result = runOne(loader, p[0], p[1], budget, wantCoverage);
             if (wantCoverage && !Boolean.TRUE.equals(result.get("stuck"))) {
-                Map<String, byte[]> classes = new LinkedHashMap<>();
-                for (String cc : coverClasses) {
-                    classes.putAll(loader.withNested(cc));
-                }
                 try {
-                    result.put("coverage", coverage.collect(classes));
+                    result.put("coverage", coverage.collect(covered, total));
                 } catch (Exception e) {
                     result.put("coverageError", describe(e, 4));
                 }
@@ -317,6 +321,13 @@ public final class Main {
             }
             if (stopAtFirst && !outcome.equals("passed") && !outcome.equals("skipped")) {
                 break;
+            }
+        }
+        if (total != null && !resp.containsKey("fatal")) {
+            try {
+                resp.put("coverage", coverage.analyze(total, covered));
+            } catch (Exception e) {
+                resp.put("coverageError", describe(e, 4));
             }
         }
         return resp;
