@@ -3,11 +3,13 @@
 // and once on a mutant, and turns the first input where they behave differently into a
 // readable JUnit test that asserts the original's behaviour.
 //
-// The exploration itself is Java (java/advertest/offline/Explorer.java, embedded): it is
-// compiled by the worker as an extra test class together with a small generated JUnit driver
-// whose one test sets the explorer's fields (target class and method, the method's own
-// literals, a fixed seed, an output file) and calls it. The explorer generates inputs
-// deterministically — boundary values and the method's literals ±1 first, in order of
+// The exploration itself is Java (java/advertest/offline/Explorer.java, embedded), compiled
+// once with the JDK's javac into a cache folder keyed by its content hash (compiling it in
+// the worker with every run would cost seconds). Each run gives the worker a small generated
+// JUnit driver (JUnit 4 or 5, as the project uses) as an extra test class; its one test loads
+// the explorer through a URLClassLoader whose parent is the run's class loader, sets its
+// fields (target class and method, the method's own literals, a fixed seed, an output file)
+// and calls it. The explorer generates inputs deterministically — boundary values and the method's literals ±1 first, in order of
 // simplicity, then seeded random ones — for primitives, boxed types, String, arrays,
 // List/Set/Map of those, enums and objects built through accessible constructors, and builds
 // the receiver of an instance method through a constructor plus up to two setup calls. Each

@@ -59,11 +59,13 @@ func (r *record) key() string {
 // outcome is what one call did: k is "ret", "throw", "timeout", "arrange" (making the
 // input failed) or "crash" (the explorer itself failed).
 type outcome struct {
-	K     string     `json:"k"`
-	Ret   *value     `json:"ret"`
-	X     string     `json:"x"`
-	State []observed `json:"state"`
-	After []argAfter `json:"after"`
+	K string `json:"k"`
+	// Stopped says a timed-out call was stopped through the worker's hook (else abandoned).
+	Stopped bool       `json:"stopped"`
+	Ret     *value     `json:"ret"`
+	X       string     `json:"x"`
+	State   []observed `json:"state"`
+	After   []argAfter `json:"after"`
 }
 
 // value is a rendered Java value: k is "null", "prim" (t the primitive type), "bool",
@@ -95,8 +97,9 @@ type exploration struct {
 	unsupported string
 	header      header
 	records     []*record
-	complete    bool // the explorer reached its end line
-	duration    time.Duration
+	complete    bool          // the explorer reached its end line
+	duration    time.Duration // the whole run: compile, load, explore
+	testTime    time.Duration // the explorer's test alone
 }
 
 // byIndex maps input index → record.
@@ -120,21 +123,29 @@ type explorerParams struct {
 	maxTimeouts           int
 }
 
-// driverSource writes the JUnit class whose one test runs the explorer. The explorer comes
-// precompiled from classDir through its own class loader (compiling its source with every run
-// would cost seconds), and reaches the code under test through the run's loader.
-func driverSource(pkg, class string, junit int, p explorerParams, classDir, out string) string {
+// driverSource writes the JUnit class whose tests run the explorer, one test per output file
+// (explore0, explore1, ...: the same exploration repeated in one class loader). The explorer
+// comes precompiled from classDir through its own class loader (compiling its source with
+// every run would cost seconds), and reaches the code under test through the run's loader.
+func driverSource(pkg, class string, junit int, p explorerParams, classDir string, outs []string) string {
 	var b strings.Builder
 	if pkg != "" {
 		fmt.Fprintf(&b, "package %s;\n\n", pkg)
 	}
 	fmt.Fprintf(&b, "public class %s {\n", class)
-	if junit == 4 {
-		b.WriteString("    @org.junit.Test\n")
-	} else {
-		b.WriteString("    @org.junit.jupiter.api.Test\n")
+	for i, out := range outs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if junit == 4 {
+			b.WriteString("    @org.junit.Test\n")
+		} else {
+			b.WriteString("    @org.junit.jupiter.api.Test\n")
+		}
+		fmt.Fprintf(&b, "    public void explore%d() throws Throwable {\n", i)
+		fmt.Fprintf(&b, "        run(%s);\n    }\n", javaString(out))
 	}
-	b.WriteString("    public void explore() throws Throwable {\n")
+	b.WriteString("\n    private static void run(String out) throws Throwable {\n")
 	fmt.Fprintf(&b, "        ClassLoader run = %s.class.getClassLoader();\n", class)
 	fmt.Fprintf(&b, "        try (java.net.URLClassLoader l = new java.net.URLClassLoader(new java.net.URL[]{new java.io.File(%s).toURI().toURL()}, run)) {\n", javaString(classDir))
 	fmt.Fprintf(&b, "            Class<?> k = Class.forName(%s, true, l);\n", javaString(explorerClass))
@@ -163,7 +174,7 @@ func driverSource(pkg, class string, junit int, p explorerParams, classDir, out 
 	set("callMillis", fmt.Sprintf("%dL", p.perCall.Milliseconds()))
 	set("maxTimeouts", fmt.Sprint(p.maxTimeouts))
 	set("testPackage", javaString(p.testPackage))
-	set("out", javaString(out))
+	set("out", "out")
 	b.WriteString("            try {\n")
 	b.WriteString("                k.getMethod(\"run\").invoke(e);\n")
 	b.WriteString("            } catch (java.lang.reflect.InvocationTargetException x) {\n")
@@ -228,27 +239,47 @@ func javaDouble(v float64) string {
 
 // explore runs the explorer once with override as the class under test's source.
 func (a *Agent) explore(ctx context.Context, override harness.Source, pkg string, junit int, p explorerParams) (*exploration, error) {
+	es, err := a.exploreTimes(ctx, override, pkg, junit, p, 1)
+	if err != nil {
+		return nil, err
+	}
+	return es[0], nil
+}
+
+// exploreTimes runs the same exploration times times, one after the other in one run (one
+// compile, one class loader: static state left by a run shows up as a difference too).
+func (a *Agent) exploreTimes(ctx context.Context, override harness.Source, pkg string, junit int, p explorerParams, times int) ([]*exploration, error) {
 	classDir, err := a.explorerClasses(ctx)
 	if err != nil {
 		return nil, err
 	}
 	n := a.runs.Add(1)
-	out := filepath.Join(a.dir, fmt.Sprintf("explore-%d.jsonl", n))
-	defer os.Remove(out)
 	driver := fmt.Sprintf("AdverTestExplorerDriver%d", n)
 	driverFQN := driver
 	if pkg != "" {
 		driverFQN = pkg + "." + driver
 	}
-	test := harness.TestID{Class: driverFQN, Method: "explore"}
 	budget := p.budget + time.Duration(p.maxTimeouts+1)*p.perCall + 10*time.Second
+	var (
+		outs  []string
+		tests []harness.TestID
+	)
+	budgets := map[harness.TestID]time.Duration{}
+	for i := 0; i < times; i++ {
+		out := filepath.Join(a.dir, fmt.Sprintf("explore-%d-%d.jsonl", n, i))
+		defer os.Remove(out)
+		outs = append(outs, out)
+		id := harness.TestID{Class: driverFQN, Method: fmt.Sprintf("explore%d", i)}
+		tests = append(tests, id)
+		budgets[id] = budget
+	}
 	spec := harness.RunSpec{
 		Overrides: []harness.Source{override},
 		ExtraTests: []harness.Source{
-			{ClassName: driverFQN, Text: driverSource(pkg, driver, junit, p, classDir, out)},
+			{ClassName: driverFQN, Text: driverSource(pkg, driver, junit, p, classDir, outs)},
 		},
-		Tests:    []harness.TestID{test},
-		Timeouts: map[harness.TestID]time.Duration{test: budget},
+		Tests:    tests,
+		Timeouts: budgets,
 	}
 	res, err := a.pool.Run(ctx, spec)
 	if err != nil {
@@ -257,31 +288,30 @@ func (a *Agent) explore(ctx context.Context, override harness.Source, pkg string
 	if res.Compile != nil && !res.Compile.OK {
 		return nil, &compileError{diags: res.Compile.Diagnostics}
 	}
-	data, err := os.ReadFile(out)
-	if err != nil && !os.IsNotExist(err) {
-		return nil, fmt.Errorf("offline: reading the exploration: %w", err)
+	results := map[harness.TestID]harness.TestResult{}
+	for _, t := range res.Tests {
+		results[t.Test] = t
 	}
-	e, perr := parseExploration(data)
-	if perr != nil {
-		return nil, perr
-	}
-	e.duration = res.Duration
-	if a.log.Core().Enabled(zap.DebugLevel) {
-		var compile time.Duration
-		if res.Compile != nil {
-			compile = res.Compile.Duration
+	var es []*exploration
+	for i, out := range outs {
+		data, err := os.ReadFile(out)
+		if err != nil && !os.IsNotExist(err) {
+			return nil, fmt.Errorf("offline: reading the exploration: %w", err)
 		}
-		var testDur time.Duration
-		if len(res.Tests) > 0 {
-			testDur = res.Tests[0].Duration
+		e, err := parseExploration(data)
+		if err != nil {
+			return nil, err
 		}
-		a.log.Debug("offline: exploration run", zap.String("method", p.methodName), zap.Int("records", len(e.records)),
-			zap.Duration("run", res.Duration), zap.Duration("compile", compile), zap.Duration("test", testDur))
+		tr := results[tests[i]]
+		e.duration, e.testTime = res.Duration, tr.Duration
+		a.log.Debug("offline: exploration", zap.String("method", p.methodName), zap.Int("records", len(e.records)),
+			zap.Duration("run", res.Duration), zap.Duration("test", tr.Duration), zap.String("outcome", string(tr.Outcome)))
+		if tr.Outcome != harness.Passed && e.unsupported == "" && len(e.records) == 0 {
+			return nil, fmt.Errorf("offline: the explorer did not run (%s): %s", tr.Outcome, firstLine(tr.Message))
+		}
+		es = append(es, e)
 	}
-	if len(res.Tests) == 1 && res.Tests[0].Outcome != harness.Passed && e.unsupported == "" && len(e.records) == 0 {
-		return nil, fmt.Errorf("offline: the explorer did not run (%s): %s", res.Tests[0].Outcome, firstLine(res.Tests[0].Message))
-	}
-	return e, nil
+	return es, nil
 }
 
 // compileError is a class under test (the original or a mutant) that does not compile.

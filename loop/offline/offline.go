@@ -280,27 +280,13 @@ func (a *Agent) exploreOriginal(ctx context.Context, s *agent.Subject) (*origina
 	pkg := subjectPackage(s)
 	junit := junitOf(s, a.pool)
 	src := harness.Source{ClassName: s.Method.TopLevelClass, Text: string(s.Source)}
-	var (
-		runs [2]*exploration
-		errs [2]error
-		wg   sync.WaitGroup
-	)
-	for i := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			runs[i], errs[i] = a.explore(ctx, src, pkg, junit, p)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			var ce *compileError
-			if errors.As(err, &ce) {
-				return nil, fmt.Errorf("offline: the original of %s: %w", methodID(s), err)
-			}
-			return nil, err
+	runs, err := a.exploreTimes(ctx, src, pkg, junit, p, 2)
+	if err != nil {
+		var ce *compileError
+		if errors.As(err, &ce) {
+			return nil, fmt.Errorf("offline: the original of %s: %w", methodID(s), err)
 		}
+		return nil, err
 	}
 	if runs[0].unsupported != "" {
 		return nil, &UnsupportedError{Method: methodID(s), Reason: runs[0].unsupported}
@@ -359,6 +345,9 @@ func (a *Agent) KillMutant(ctx context.Context, s *agent.Subject, m mutants.Muta
 	if len(cands) == 0 {
 		return nil, nil
 	}
+	if last := cands[len(cands)-1]; last.em.timeout && !last.em.stopped {
+		a.log.Warn("offline: a looping call of the mutant could not be stopped", zap.String("mutant", m.ID))
+	}
 	r := newRenderer(junit, s.Method, orig.hdr, a.opts.TestTimeout.Milliseconds())
 	var tests []rendered
 	for _, c := range cands {
@@ -389,7 +378,7 @@ func differences(orig *original, mut *exploration, limit int) []candidate {
 			continue
 		}
 		if mr.outcome.K == "timeout" {
-			out = append(out, candidate{rec: or, em: emphasis{timeout: true}})
+			out = append(out, candidate{rec: or, em: emphasis{timeout: true, stopped: mr.outcome.Stopped}})
 			break
 		}
 		if bytes.Equal(or.Out, mr.Out) {
@@ -465,6 +454,62 @@ func sameValue(a, b *value) bool {
 // timeout candidate is checked on the original only: on the mutant it would leave a looping
 // thread behind in the worker.
 func (a *Agent) verify(ctx context.Context, s *agent.Subject, pkg string, mutated []byte, tests []rendered, cands []candidate, want int) ([]int, error) {
+	good, err := a.verifyOnce(ctx, s, pkg, mutated, tests, cands, want)
+	var tce *testsCompileError
+	if !errors.As(err, &tce) || len(tests) < 2 {
+		return good, err
+	}
+	keep, err := a.compilable(ctx, s, pkg, tests)
+	if err != nil || len(keep) == 0 {
+		return nil, err
+	}
+	var sub []rendered
+	var subCands []candidate
+	for _, i := range keep {
+		sub = append(sub, tests[i])
+		subCands = append(subCands, cands[i])
+	}
+	good, err = a.verifyOnce(ctx, s, pkg, mutated, sub, subCands, want)
+	for k, i := range good {
+		good[k] = keep[i]
+	}
+	return good, err
+}
+
+// testsCompileError is a batch of generated tests that does not compile.
+type testsCompileError struct{ msgs []string }
+
+func (e *testsCompileError) Error() string {
+	return "offline: the generated tests do not compile: " + strings.Join(e.msgs, "; ")
+}
+
+// compilable returns the indices of the tests that compile on their own (against the
+// original), for a batch whose class as a whole did not.
+func (a *Agent) compilable(ctx context.Context, s *agent.Subject, pkg string, tests []rendered) ([]int, error) {
+	var keep []int
+	for i, t := range tests {
+		class := fmt.Sprintf("%sCompile%d", lastDot(s.Method.TopLevelClass), a.runs.Add(1))
+		fqn := class
+		if pkg != "" {
+			fqn = pkg + "." + class
+		}
+		res, err := a.pool.Compile(ctx, []harness.Source{
+			{ClassName: s.Method.TopLevelClass, Text: string(s.Source)},
+			{ClassName: fqn, Text: testClass(pkg, class, []rendered{t})},
+		})
+		if err != nil {
+			return nil, fmt.Errorf("offline: compiling a generated test: %w", err)
+		}
+		if res.OK {
+			keep = append(keep, i)
+		} else {
+			a.log.Warn("offline: dropped a generated test that does not compile", zap.String("test", t.name), zap.String("source", t.source))
+		}
+	}
+	return keep, nil
+}
+
+func (a *Agent) verifyOnce(ctx context.Context, s *agent.Subject, pkg string, mutated []byte, tests []rendered, cands []candidate, want int) ([]int, error) {
 	class := s.TestClassName
 	if class == "" {
 		class = lastDot(s.Method.TopLevelClass) + "AdverTest"
@@ -498,8 +543,8 @@ func (a *Agent) verify(ctx context.Context, s *agent.Subject, pkg string, mutate
 					msgs = append(msgs, fmt.Sprintf("%d: %s", d.Line, firstLine(d.Message)))
 				}
 			}
-			a.log.Warn("offline: generated tests do not compile", zap.Strings("errors", msgs), zap.String("source", src))
-			return nil, fmt.Errorf("offline: the generated tests do not compile: %s", strings.Join(msgs, "; "))
+			a.log.Debug("offline: generated tests do not compile", zap.Strings("errors", msgs), zap.String("source", src))
+			return nil, &testsCompileError{msgs: msgs}
 		}
 		out := map[harness.TestID]harness.Outcome{}
 		for _, t := range res.Tests {
@@ -620,7 +665,22 @@ func (a *Agent) chooseByCoverage(ctx context.Context, s *agent.Subject, pkg stri
 		return nil, fmt.Errorf("offline: measuring the initial suite: %w", err)
 	}
 	if res.Compile != nil && !res.Compile.OK {
-		return nil, fmt.Errorf("offline: the initial suite does not compile: %v", res.Compile.Diagnostics)
+		if len(tests) < 2 {
+			return nil, fmt.Errorf("offline: the initial suite does not compile: %v", res.Compile.Diagnostics)
+		}
+		keep, err := a.compilable(ctx, s, pkg, tests)
+		if err != nil || len(keep) == 0 {
+			return nil, err
+		}
+		var sub []rendered
+		for _, i := range keep {
+			sub = append(sub, tests[i])
+		}
+		chosen, err := a.chooseByCoverage(ctx, s, pkg, sub)
+		for k, i := range chosen {
+			chosen[k] = keep[i]
+		}
+		return chosen, err
 	}
 	byID := map[harness.TestID]harness.TestResult{}
 	for _, t := range res.Tests {

@@ -48,7 +48,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func openExample(t *testing.T, name string) (*buildtools.Project, string) {
+func openExample(t testing.TB, name string) (*buildtools.Project, string) {
 	t.Helper()
 	f := fixtures[name]
 	f.once.Do(func() {
@@ -118,7 +118,7 @@ func testCtx(t *testing.T) context.Context {
 }
 
 // subject builds the agent's view of a method of a file in the project copy.
-func subject(t *testing.T, proj *buildtools.Project, file, method string) *agent.Subject {
+func subject(t testing.TB, proj *buildtools.Project, file, method string) *agent.Subject {
 	t.Helper()
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -149,7 +149,7 @@ func newAgent(t *testing.T, proj *buildtools.Project) *Agent {
 }
 
 // mutantOn makes a mutant replacing from with to on the first line of the method that has it.
-func mutantOn(t *testing.T, s *agent.Subject, from, to string) mutants.Mutant {
+func mutantOn(t testing.TB, s *agent.Subject, from, to string) mutants.Mutant {
 	t.Helper()
 	lines := strings.Split(string(s.Source), "\n")
 	for i := s.Method.StartLine - 1; i < s.Method.EndLine && i < len(lines); i++ {
@@ -257,7 +257,7 @@ func checkKills(t *testing.T, proj *buildtools.Project, s *agent.Subject, m muta
 	}
 }
 
-func calculator(t *testing.T) (*buildtools.Project, string) {
+func calculator(t testing.TB) (*buildtools.Project, string) {
 	proj, root := openExample(t, "maven-calculator")
 	return proj, filepath.Join(root, "src/main/java/org/acme/PriceCalculator.java")
 }
@@ -364,7 +364,7 @@ func TestDeterministic(t *testing.T) {
 func TestInitialSuite(t *testing.T) {
 	proj, file := calculator(t)
 	a := newAgent(t, proj)
-	for _, name := range []string{"clamp", "addItem"} {
+	for _, name := range []string{"clamp", "addItem", "shipping"} {
 		s := subject(t, proj, file, name)
 		tests, err := a.InitialSuite(testCtx(t), s)
 		if err != nil {
@@ -379,9 +379,7 @@ func TestInitialSuite(t *testing.T) {
 				t.Errorf("initial test %s fails on the original: %s %s", id, r.Outcome, r.Message)
 			}
 		}
-		if name == "clamp" {
-			t.Logf("initial suite for clamp:\n%s", class.Text)
-		}
+		t.Logf("initial suite for %s:\n%s", name, class.Text)
 	}
 }
 
@@ -437,33 +435,44 @@ func TestUnsupportedMethods(t *testing.T) {
 	}
 }
 
-// TestKillLoopingMutant runs last: the mutant's loop, started by the generated test under a
-// time limit, keeps spinning in the worker after the test failed.
-func TestKillLoopingMutant(t *testing.T) {
+// TestNondeterministicInputsDropped: an outcome that differs between two runs of the
+// original is never asserted.
+func TestNondeterministicInputsDropped(t *testing.T) {
 	proj, file := calculator(t)
 	a := newAgent(t, proj)
 	extra := `
-    /** How many halvings bring n down to zero. */
-    public static int halvings(int n) {
-        int steps = 0;
-        while (n > 0) {
-            n = n / 2;
-            steps++;
-        }
-        return steps;
+    public static long stamp(int x) {
+        return System.nanoTime() + x;
     }
 `
-	s := withExtra(t, proj, file, extra, "halvings")
-	m := mutantOn(t, s, "n = n / 2;", "n = n / 1;")
+	s := withExtra(t, proj, file, extra, "stamp")
+	tests, err := a.InitialSuite(testCtx(t), s)
+	if err != nil || len(tests) != 0 {
+		t.Fatalf("InitialSuite: %v, %d tests", err, len(tests))
+	}
+	tests, err = a.KillMutant(testCtx(t), s, mutantOn(t, s, "+ x", "- x"))
+	if err != nil || len(tests) != 0 {
+		t.Fatalf("KillMutant: %v, %d tests", err, len(tests))
+	}
+}
+
+// TestVerifyDropsUncompilableTests: one broken candidate does not sink the others.
+func TestVerifyDropsUncompilableTests(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	s := subject(t, proj, file, "clamp")
+	m := mutantOn(t, s, "lo > hi", "lo >= hi")
 	tests, err := a.KillMutant(testCtx(t), s, m)
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(tests) != 1 {
+		t.Fatalf("KillMutant: %v, %d tests", err, len(tests))
 	}
-	if len(tests) != 1 || !strings.Contains(tests[0].Source, "assertTimeoutPreemptively") {
-		t.Fatalf("want one test with a time limit, got %+v", tests)
+	good := rendered{name: tests[0].Name, source: tests[0].Source, imports: tests[0].Imports}
+	bad := rendered{name: "broken", source: "    @Test\n    void broken() {\n        int x = \"s\";\n    }\n", imports: good.imports}
+	mutated, _ := mutants.Apply(s.Source, m)
+	got, err := a.verify(testCtx(t), s, "org.acme", mutated, []rendered{bad, good}, []candidate{{}, {}}, 2)
+	if err != nil || len(got) != 1 || got[0] != 1 {
+		t.Fatalf("verify = %v, %v; want [1]", got, err)
 	}
-	t.Logf("generated test for the looping mutant:\n%s", tests[0].Source)
-	checkKills(t, proj, s, m, tests)
 }
 
 // TestKillRate measures the agent on every rule mutant of the examples' methods that the
@@ -603,15 +612,40 @@ func TestRichTypes(t *testing.T) {
     public static int[] firstTwo(int[] values) {
         return Arrays.copyOf(values, 2);
     }
+
+    public static <T extends Comparable<T>> T largest(List<T> xs) {
+        T best = null;
+        for (T x : xs) {
+            if (best == null || x.compareTo(best) > 0) {
+                best = x;
+            }
+        }
+        return best;
+    }
+
+    public static int maxOf(int... xs) {
+        int m = Integer.MIN_VALUE;
+        for (int x : xs) {
+            m = Math.max(m, x);
+        }
+        return m;
+    }
+
+    public static int stockOf(java.util.Map<String, Integer> stock, String sku) {
+        Integer n = stock.get(sku);
+        return n == null ? 0 : n;
+    }
 `
 	cases := []killCase{
-		{method: "sum", from: "total += v;", to: "total -= v;", show: true},
 		{method: "average", from: "return s / xs.size();", to: "return s / (xs.size() + 1);", show: true},
 		{method: "initial", from: "name.substring(0, 1)", to: "name.substring(0)", show: true},
 		{method: "doubleAll", from: "values[i] * 2", to: "values[i] + 2", show: true},
 		{method: "discountFor", from: "return 10;", to: "return 11;", show: true},
 		{method: "expensive", from: "> 1000", to: ">= 1000", show: true},
 		{method: "firstTwo", from: "copyOf(values, 2)", to: "copyOf(values, 1)", show: true},
+		{method: "largest", from: "compareTo(best) > 0", to: "compareTo(best) < 0", show: true},
+		{method: "maxOf", from: "Math.max(m, x)", to: "Math.min(m, x)", show: true},
+		{method: "stockOf", from: "n == null ? 0 : n", to: "n == null ? 1 : n", show: true},
 	}
 	for _, c := range cases {
 		t.Run(c.method, func(t *testing.T) {
@@ -631,4 +665,42 @@ func TestRichTypes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKillLoopingMutant comes last in the file (Go runs tests in source order): the mutant's loop, started by the generated test under a
+// time limit, keeps spinning in the worker after the test failed.
+func TestKillLoopingMutant(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	extra := `
+    /** How many halvings bring n down to zero. */
+    public static int halvings(int n) {
+        int steps = 0;
+        while (n > 0) {
+            n = n / 2;
+            steps++;
+        }
+        return steps;
+    }
+`
+	s := withExtra(t, proj, file, extra, "halvings")
+	m := mutantOn(t, s, "n = n / 2;", "n = n / 1;")
+	tests, err := a.KillMutant(testCtx(t), s, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tests) != 1 || !strings.Contains(tests[0].Source, "assertTimeoutPreemptively") {
+		t.Fatalf("want one test with a time limit, got %+v", tests)
+	}
+	t.Logf("generated test for the looping mutant:\n%s", tests[0].Source)
+	mutated, _ := mutants.Apply(s.Source, m)
+	e, err := a.explore(testCtx(t), harness.Source{ClassName: s.Method.TopLevelClass, Text: string(mutated)},
+		"org.acme", 5, a.params(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := e.records[len(e.records)-1]; last.outcome.K != "timeout" || !last.outcome.Stopped {
+		t.Errorf("the looping call was not stopped through the worker's hook: %s", last.Out)
+	}
+	checkKills(t, proj, s, m, tests)
 }

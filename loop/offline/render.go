@@ -16,8 +16,9 @@ type emphasis struct {
 	// (indices) whose contents after the call are asserted.
 	state     []string
 	afterArgs []int
-	// timeout wraps the Act in a time limit (the mutant loops on this input).
-	timeout bool
+	// timeout wraps the Act in a time limit (the mutant loops on this input); stopped says
+	// the explorer stopped the looping call.
+	timeout, stopped bool
 	// allState asserts up to three observers for a void method (the initial suite).
 	allState bool
 }
@@ -230,16 +231,43 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 	for a := range asserts {
 		imports[r.assertImport(a)] = true
 	}
+	src := b.String()
 	var imps []string
 	for i := range imports {
-		imps = append(imps, i)
+		if usedImport(i, src) {
+			imps = append(imps, i)
+		}
 	}
 	sort.Strings(imps)
-	return rendered{name: name, source: b.String(), imports: imps}
+	return rendered{name: name, source: src, imports: imps}
 }
 
 // maxObjectAsserts bounds the getters asserted on a returned object.
 const maxObjectAsserts = 3
+
+// usedImport reports whether the test's text names the import's last segment as a word (the
+// explorer collects imports for every value it renders, also those the test leaves out).
+func usedImport(imp, src string) bool {
+	name := lastDot(strings.TrimPrefix(imp, "static "))
+	for i := 0; ; {
+		j := strings.Index(src[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isIdentByte(src[j-1])
+		end := j + len(name)
+		after := end >= len(src) || !isIdentByte(src[end])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 var boxedToPrimitive = map[string]string{
 	"Integer": "int", "Long": "long", "Short": "short", "Byte": "byte", "Character": "char",
@@ -351,6 +379,8 @@ func (r *renderer) name(rec *record, em emphasis) string {
 		} else {
 			b.WriteString("Runs")
 		}
+	case m.Kind == javaparse.KindConstructor:
+		b.WriteString("Accepts")
 	default:
 		b.WriteString("Returns" + valueToken(*out.Ret))
 	}
@@ -366,7 +396,10 @@ func (r *renderer) name(rec *record, em emphasis) string {
 		in.WriteString(pn + tok)
 	}
 	if in.Len() > 0 {
-		b.WriteString("For" + in.String())
+		if m.Kind != javaparse.KindConstructor || out.K == "throw" {
+			b.WriteString("For")
+		}
+		b.WriteString(in.String())
 	}
 	if rec.RecvToken != "" {
 		b.WriteString("After" + rec.RecvToken)

@@ -382,6 +382,11 @@ public final class Main {
             if (timedOut || wasCancelled) {
                 Hook.expire(group);
                 t.join(GRACE_MS);
+            } else if (group.activeCount() > 0) {
+                // The test is over but threads it started (assertTimeoutPreemptively's, an
+                // executor's) may still spin in an instrumented loop: stop them now, not when
+                // the next test's budget runs out.
+                Hook.expire(group);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

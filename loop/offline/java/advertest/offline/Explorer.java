@@ -351,8 +351,11 @@ public final class Explorer {
             return ub.length > 0 ? ub[0] : Object.class;
         }
         if (t instanceof TypeVariable) {
+            // a type variable: its class bound if it has one, else Integer (which satisfies
+            // Comparable<T>, Number and Object bounds)
             Type[] b = ((TypeVariable<?>) t).getBounds();
-            return b.length > 0 && b[0] != Object.class ? b[0] : Integer.class;
+            Class<?> bound = b.length > 0 ? raw(b[0]) : Object.class;
+            return bound != Object.class && !bound.isInterface() && bound != Number.class ? b[0] : Integer.class;
         }
         return t;
     }
@@ -1655,8 +1658,7 @@ public final class Explorer {
         try {
             return f.get(callMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            expire();
-            return "{\"k\":\"timeout\"}";
+            return "{\"k\":\"timeout\",\"stopped\":" + expire() + "}";
         } catch (java.util.concurrent.ExecutionException e) {
             Throwable t = e.getCause();
             if (t instanceof Error && t.getClass().getName().startsWith("advertest.worker.hook.")) {
@@ -1679,15 +1681,18 @@ public final class Explorer {
     }
 
     /** Makes the stuck call throw at its next backward jump (the worker's hook), then starts afresh. */
-    private void expire() {
+    private boolean expire() {
+        boolean stopped = false;
         try {
             Class<?> hook = Class.forName("advertest.worker.hook.Hook", true, loader);
             hook.getMethod("expire", ThreadGroup.class).invoke(null, group);
+            stopped = true;
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             // no hook: the thread is abandoned (daemon)
         }
         executor.shutdownNow();
         executor = null;
+        return stopped;
     }
 
     private String call(Executable target, Class<?> c, Input in, Names names) throws Throwable {
