@@ -3,6 +3,7 @@ module github.com/advertest/advertest-lsp
 go 1.26.8
 
 require (
+	github.com/sashabaranov/go-openai v1.43.0
 	github.com/segmentio/encoding v0.3.4
 	github.com/smacker/go-tree-sitter v0.0.0-20240827094217-dd81d9e9be82
 	go.lsp.dev/jsonrpc2 v0.10.0
@@ -11,7 +12,6 @@ require (
 )
 
 require (
-	github.com/sashabaranov/go-openai v1.43.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	go.lsp.dev/pkg v0.0.0-20210717090340-384b27a52fb2 // indirect
 	go.lsp.dev/uri v0.3.0 // indirect

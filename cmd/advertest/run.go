@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/advertest/advertest-lsp/loop"
+	"github.com/advertest/advertest-lsp/loop/llm"
 	"github.com/advertest/advertest-lsp/loop/offline"
 	"github.com/advertest/advertest-lsp/loop/report"
 )
@@ -23,11 +24,9 @@ func (a *agentsFlag) String() string { return string(*a) }
 
 func (a *agentsFlag) Set(s string) error {
 	switch s {
-	case "auto", "offline":
+	case "auto", "offline", "llm":
 		*a = agentsFlag(s)
 		return nil
-	case "llm":
-		return errors.New("the LLM agents are not part of this build yet: use --agents offline (or auto)")
 	}
 	return fmt.Errorf("want auto, llm or offline, got %q", s)
 }
@@ -45,14 +44,52 @@ func runCommand() *command {
 			fs.Var(&agents, "agents", "`WHO` plays: auto (the LLM when one is configured, else offline), llm or offline")
 			rounds := fs.Int("rounds", 5, "agent actions after the initial moves (`N`; an even value is raised by one so that T has the last move)")
 			writeTests := fs.Bool("write-tests", false, "write the generated suite into the module's test sources")
+			var lf llmFlags
+			fs.StringVar(&lf.baseURL, "llm-base-url", "", "the OpenAI-compatible endpoint's `URL` (default $OPENAI_BASE_URL, else "+llm.DefaultBaseURL+")")
+			fs.StringVar(&lf.model, "llm-model", "", "the `MODEL` to ask (default $ADVERTEST_MODEL)")
+			fs.StringVar(&lf.apiKeyEnv, "llm-api-key-env", "", "the environment variable `NAME` that holds the API key (default OPENAI_API_KEY)")
 			return func(ctx context.Context, e *env, args []string) int {
-				return runRun(ctx, e, &tf, string(agents), *rounds, *writeTests, args[0])
+				return runRun(ctx, e, &tf, string(agents), lf, *rounds, *writeTests, args[0])
 			}
 		},
 	}
 }
 
-func runRun(ctx context.Context, e *env, tf *targetFlags, agents string, rounds int, writeTests bool, arg string) int {
+// llmFlags are run's --llm-* flags; empty values leave the environment's or the defaults.
+type llmFlags struct{ baseURL, model, apiKeyEnv string }
+
+// llmConfig is the LLM configuration from the environment and the flags.
+func (f llmFlags) config() llm.Config {
+	c := llm.DefaultConfig(os.Getenv)
+	if f.baseURL != "" {
+		c.BaseURL = f.baseURL
+	}
+	if f.model != "" {
+		c.Model = f.model
+	}
+	if f.apiKeyEnv != "" {
+		c.APIKeyEnv = f.apiKeyEnv
+	}
+	return c
+}
+
+// agentsFor picks the agents: the LLM's with --agents llm, or with auto when DESIGN's rule
+// says one is configured (a model, and an API key or a loopback base URL); else offline.
+func agentsFor(mode string, lf llmFlags) (useLLM bool, cfg llm.Config, err error) {
+	cfg = lf.config()
+	switch mode {
+	case "llm":
+		if err := cfg.Validate(os.Getenv); err != nil {
+			return false, cfg, fmt.Errorf("--agents llm: %w", err)
+		}
+		return true, cfg, nil
+	case "auto":
+		return cfg.Configured(os.Getenv) && cfg.Validate(os.Getenv) == nil, cfg, nil
+	}
+	return false, cfg, nil
+}
+
+func runRun(ctx context.Context, e *env, tf *targetFlags, agents string, lf llmFlags, rounds int, writeTests bool, arg string) int {
 	if rounds < 1 {
 		fmt.Fprintln(e.stderr, "advertest run: --rounds must be at least 1")
 		return exitUsage
@@ -60,6 +97,10 @@ func runRun(ctx context.Context, e *env, tf *targetFlags, agents string, rounds 
 	target, code := resolveTarget(e, tf, arg)
 	if target == nil {
 		return code
+	}
+	useLLM, llmCfg, err := agentsFor(agents, lf)
+	if err != nil {
+		return failRun(e, "run", err)
 	}
 	log := stderrLogger(e.stderr, zapcore.Level(tf.logLevel))
 	defer func() { _ = log.Sync() }()
@@ -76,15 +117,26 @@ func runRun(ctx context.Context, e *env, tf *targetFlags, agents string, rounds 
 	}
 	defer proj.Close()
 
-	// auto is offline until the LLM agents exist: nothing else is configured yet.
-	_ = agents
-	tAgent, err := offline.New(proj.Pool, offline.Options{Logger: log, CacheDir: cfg.CacheDir})
-	if err != nil {
-		return failRun(e, "run", err)
+	var players loop.Agents
+	if useLLM {
+		client, err := llm.NewClient(llmCfg, llm.ClientOptions{Logger: log})
+		if err != nil {
+			return failRun(e, "run", err)
+		}
+		cfg.Budget = client.Budget
+		cfg.Usage = client.Usage
+		// The LLM's M and the rule-based M feed one pool; origin tells them apart.
+		players, _, _ = llm.Agents(client, proj.Pool, log)
+	} else {
+		tAgent, err := offline.New(proj.Pool, offline.Options{Logger: log, CacheDir: cfg.CacheDir})
+		if err != nil {
+			return failRun(e, "run", err)
+		}
+		defer tAgent.Close()
+		players = loop.Agents{T: tAgent, M: loop.RuleMutantAgent{}}
 	}
-	defer tAgent.Close()
 
-	out, err := loop.Run(ctx, proj, target, cfg, loop.Agents{T: tAgent, M: loop.RuleMutantAgent{}}, progress.sink)
+	out, err := loop.Run(ctx, proj, target, cfg, players, progress.sink)
 	progress.done()
 	if out == nil {
 		return failRun(e, "run", err)

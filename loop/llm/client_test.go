@@ -2,8 +2,8 @@ package llm
 
 import (
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -176,7 +176,10 @@ func TestChatConcurrencyLimit(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := 0; i < 5; i++ {
 		wg.Add(1)
-		go func() { defer wg.Done(); _, _ = c.Chat(context.Background(), "x", []Message{{Role: "user", Content: "x"}}) }()
+		go func() {
+			defer wg.Done()
+			_, _ = c.Chat(context.Background(), "x", []Message{{Role: "user", Content: "x"}})
+		}()
 	}
 	<-arrived
 	<-arrived
@@ -216,5 +219,26 @@ func TestBudgetAndConfigured(t *testing.T) {
 		if got := DefaultConfig(env(tc.env)).Configured(env(tc.env)); got != tc.want {
 			t.Errorf("Configured with %v = %v, want %v", tc.env, got, tc.want)
 		}
+	}
+}
+
+func TestChatRetriesATimeout(t *testing.T) {
+	// The first attempt never answers (until the test ends): the request timeout ends it,
+	// and the retry gets the answer.
+	hang := make(chan struct{})
+	t.Cleanup(func() { close(hang) })
+	srv := llmtest.Start(t, func(r *llmtest.Request, n int) llmtest.Response {
+		if n == 0 {
+			<-hang
+		}
+		return llmtest.Reply("ok", 1, 1)
+	})
+	c, logs := newTestClient(t, srv.URL, func(c *Config) { c.RequestTimeoutSeconds = 0.3 })
+	r, err := c.Chat(context.Background(), "x", []Message{{Role: "user", Content: "x"}})
+	if err != nil || r.Text != "ok" || len(srv.Requests()) != 2 {
+		t.Fatalf("Chat = %+v, %v after %d attempts", r, err, len(srv.Requests()))
+	}
+	if n := len(logs.FilterMessage("retrying the LLM request").All()); n != 1 {
+		t.Errorf("%d retries logged, want 1", n)
 	}
 }

@@ -70,6 +70,10 @@ type Task struct {
 	UncoveredLines []int
 	SurvivorGroups []SurvivorGroup
 	Known          []Mutant
+	// Previous is set when T already targeted this mutant and it survived; PreviousTests
+	// holds the tests that attempt produced ("" when it produced none).
+	Previous      bool
+	PreviousTests string
 }
 
 // The requests the agents make; each names its task template.

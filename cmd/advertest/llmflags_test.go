@@ -1,0 +1,142 @@
+package main
+
+import (
+	"encoding/json"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/advertest/advertest-lsp/loop/llm/llmtest"
+	"github.com/advertest/advertest-lsp/loop/report"
+)
+
+// TestAgentsSelection covers DESIGN's rule for auto and the refusal of --agents llm without
+// a usable configuration (exit 1, before any project is opened).
+func TestAgentsSelection(t *testing.T) {
+	for _, k := range []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "ADVERTEST_MODEL", "ADVERTEST_KEY_FOR_TEST"} {
+		t.Setenv(k, "")
+	}
+	for _, tc := range []struct {
+		mode string
+		lf   llmFlags
+		env  map[string]string
+		llm  bool
+		err  bool
+	}{
+		{"auto", llmFlags{}, nil, false, false},
+		{"auto", llmFlags{model: "m"}, nil, false, false},
+		{"auto", llmFlags{model: "m"}, map[string]string{"OPENAI_API_KEY": "k"}, true, false},
+		{"auto", llmFlags{baseURL: "http://127.0.0.1:1/v1"}, map[string]string{"ADVERTEST_MODEL": "m"}, true, false},
+		{"auto", llmFlags{model: "m", apiKeyEnv: "ADVERTEST_KEY_FOR_TEST"}, map[string]string{"OPENAI_API_KEY": "k"}, false, false},
+		{"offline", llmFlags{model: "m"}, map[string]string{"OPENAI_API_KEY": "k"}, false, false},
+		{"llm", llmFlags{}, nil, false, true},
+		{"llm", llmFlags{model: "m", baseURL: "https://example.invalid/v1"}, nil, false, true},
+		{"llm", llmFlags{model: "m", baseURL: "http://localhost:1/v1"}, nil, true, false},
+	} {
+		for k, v := range tc.env {
+			t.Setenv(k, v)
+		}
+		useLLM, _, err := agentsFor(tc.mode, tc.lf)
+		if useLLM != tc.llm || (err != nil) != tc.err {
+			t.Errorf("%s %+v %v: llm %v err %v; want %v, error %v", tc.mode, tc.lf, tc.env, useLLM, err, tc.llm, tc.err)
+		}
+		for k := range tc.env {
+			t.Setenv(k, "")
+		}
+	}
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "A.java")
+	if err := os.WriteFile(file, []byte("class A {\n    int f(int x) {\n        return x + 1;\n    }\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI("run", file+":3", "--agents", "llm")
+	if code != 1 || !strings.Contains(errOut, "no model") {
+		t.Errorf("run --agents llm without a model: status %d, stderr %q; want 1 and a message", code, errOut)
+	}
+}
+
+// TestRunWithScriptedLLM runs `advertest run --agents llm` on a copy of the Maven example
+// against a scripted endpoint, then against a closed port (exit 1).
+func TestRunWithScriptedLLM(t *testing.T) {
+	if _, err := exec.LookPath("mvn"); err != nil {
+		t.Skip("mvn missing")
+	}
+	t.Setenv("OPENAI_API_KEY", "")
+	dir := t.TempDir()
+	if err := copyDir(filepath.Join("..", "..", "examples", "maven-calculator"), filepath.Join(dir, "calc")); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.Start(t, func(req *llmtest.Request, n int) llmtest.Response {
+		if strings.Contains(req.Messages[0].Content, "mutation testing") {
+			return llmtest.Reply("```json\n{\"mutants\": [{\"line\": 1, \"original\": \"        if (value > hi) {\", \"mutated\": \"        if (value > hi + 1) {\"},]}\n```", 900, 60)
+		}
+		if n == 0 {
+			return llmtest.Status(429, map[string]string{"Retry-After": "0"})
+		}
+		return llmtest.Reply("```java\nimport org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.*;\nclass X {\n  @Test\n  void clampAbove() {\n    assertEquals(10, PriceCalculator.clamp(12, 0, 10))\n  }\n}\n```", 1000, 80)
+	})
+	file := filepath.Join(dir, "calc", "src", "main", "java", "org", "acme", "PriceCalculator.java")
+	jsonPath := filepath.Join(dir, "report.json")
+	code, _, errOut := runCLI("run", file, "--method", "clamp", "--agents", "llm", "--llm-base-url", srv.URL, "--llm-model", "scripted",
+		"--rounds", "1", "--json", jsonPath, "--workers", "1")
+	if code != 0 {
+		t.Fatalf("status %d:\n%s", code, errOut)
+	}
+	b, err := os.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep report.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	origins := map[string]int{}
+	for _, m := range rep.Mutants {
+		origins[string(m.Origin)]++
+	}
+	if len(rep.Tests.Methods) != 1 || rep.LLM.Requests < 2 || rep.LLM.PromptTokens < 1900 || origins["llm"] != 1 || origins["rule"] == 0 {
+		t.Errorf("report: tests %v, llm %+v, origins %v", rep.Tests.Methods, rep.LLM, origins)
+	}
+	for _, r := range srv.Requests() {
+		if r.Temperature == nil || *r.Temperature != 0 {
+			t.Errorf("a request without temperature 0: %s", r.Raw["temperature"])
+		}
+	}
+
+	// A closed port: the run fails with status 1.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + ln.Addr().String() + "/v1"
+	ln.Close()
+	code, _, errOut = runCLI("run", file, "--method", "clamp", "--agents", "llm", "--llm-base-url", closed, "--llm-model", "scripted", "--rounds", "1", "--workers", "1")
+	if code != 1 || !strings.Contains(errOut, "LLM") {
+		t.Errorf("unreachable LLM: status %d, stderr %q; want 1", code, errOut)
+	}
+}
+
+func copyDir(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() && (d.Name() == "target" || d.Name() == ".advertest") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+}
