@@ -271,6 +271,7 @@ func TestFaultDetectionOnSeededBugs(t *testing.T) {
 	const mc, pc = "maven-calculator", "src/main/java/org/acme/PriceCalculator.java"
 	const gi, pr = "gradle-inventory", "src/main/java/org/acme/inventory/Pricing.java"
 	const pcClass, prClass = "org.acme.PriceCalculator", "org.acme.inventory.Pricing"
+	const inv, invClass = "src/main/java/org/acme/inventory/Inventory.java", "org.acme.inventory.Inventory"
 	bugs := []seededBug{
 		{mc, pc, pcClass, "clamp", "if (value > hi) {", "if (value > hi + 1) {"},
 		{mc, pc, pcClass, "clamp", "return lo;", "return value;"},
@@ -281,6 +282,11 @@ func TestFaultDetectionOnSeededBugs(t *testing.T) {
 		{gi, pr, prClass, "orderPrice", "if (quantity >= 100) {", "if (quantity > 100) {"},
 		{gi, pr, prClass, "orderPrice", "return gross * 90 / 100;", "return gross * 95 / 100;"},
 		{gi, pr, prClass, "orderPrice", "if (quantity >= 10) {", "if (quantity >= 11) {"},
+		{mc, pc, pcClass, "shipping", "return subtotal() >= 5_000 ? 0 : 499;", "return subtotal() > 5_000 ? 0 : 499;"},
+		{mc, pc, pcClass, "maxItem", "int max = -1;", "int max = 0;"},
+		{mc, pc, pcClass, "total", "return (int) ((taxed + 5_000) / 10_000);", "return (int) (taxed / 10_000);"},
+		{gi, inv, invClass, "remove", "if (removed > 0) {", "if (removed > 1) {"},
+		{gi, inv, invClass, "needsReorder", "return level(sku) <= reorderLevel;", "return level(sku) < reorderLevel;"},
 	}
 	ctx := context.Background()
 	suites := map[string]*loop.Outcome{}
