@@ -22,7 +22,9 @@ func (RuleMutantAgent) InitialMutants(_ context.Context, s *agent.Subject) ([]mu
 }
 
 // MoreMutants is the strong group, and the default group where it has not been played yet, on
-// the survivors' lines and the uncovered lines.
+// the survivors' lines and the uncovered lines. When the suite has no blind spot left (every
+// mutant killed, every line covered) it plays the strong group on the whole method, so that M
+// keeps testing the suite rather than passing.
 func (RuleMutantAgent) MoreMutants(_ context.Context, s *agent.Subject, fb agent.Feedback) ([]mutants.Mutant, error) {
 	lineSet := map[int]bool{}
 	for _, l := range fb.UncoveredLines {
@@ -31,14 +33,11 @@ func (RuleMutantAgent) MoreMutants(_ context.Context, s *agent.Subject, fb agent
 	for _, m := range fb.Survivors {
 		lineSet[m.Line] = true
 	}
-	if len(lineSet) == 0 {
-		return nil, nil
-	}
 	lines := make([]int, 0, len(lineSet))
 	for l := range lineSet {
 		lines = append(lines, l)
 	}
-	sort.Ints(lines)
+	sort.Ints(lines) // empty: the whole method
 	known := map[string]bool{}
 	for _, m := range fb.Known {
 		known[m.ID] = true
