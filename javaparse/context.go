@@ -33,8 +33,9 @@ func (f *File) Context(m *Method) *Context {
 	}
 	s := f.cur.Load()
 	ix := s.getIndex()
-	if !slices.Contains(ix.methods, m) {
-		i := slices.IndexFunc(ix.methods, func(c *Method) bool {
+	i := slices.Index(ix.methods, m)
+	if i < 0 {
+		i = slices.IndexFunc(ix.methods, func(c *Method) bool {
 			return c.BinaryClassName == m.BinaryClassName && c.Name == m.Name && c.Signature == m.Signature
 		})
 		if i < 0 {
@@ -43,7 +44,7 @@ func (f *File) Context(m *Method) *Context {
 		m = ix.methods[i]
 	}
 	lines := s.lineMap()
-	ci := m.class
+	ci := ix.methodClass[i]
 	c := &Context{
 		Package:          ix.pkg,
 		Imports:          slices.Clone(ix.imports),

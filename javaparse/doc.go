@@ -13,4 +13,10 @@
 // snapshot; ApplyEdits publishes a new one. Tree-sitter trees are not
 // goroutine-safe even for reads (go-tree-sitter caches nodes in a Go map), so
 // raw tree access goes through WithTree, which holds the snapshot's lock.
+//
+// A keystroke must stay cheap on big files: an edited version's index replays
+// what the previous one found in the members tree-sitter reused unchanged
+// (incremental.go), its line map is moved rather than rebuilt, and MethodAt and
+// MethodAtLine answer from the tree before any index is built (lazy.go). Each
+// answer is the one a full index of the same tree gives.
 package javaparse

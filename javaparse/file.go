@@ -31,16 +31,24 @@ type File struct {
 type snapshot struct {
 	src []byte
 
-	linesOnce sync.Once
-	lines     *LineMap
+	// lines is built on first use, or from the previous version's when
+	// that one was built.
+	lines atomic.Pointer[LineMap]
 
 	// index is built on first use, under treeMu, and then read without it.
 	index atomic.Pointer[index]
+	// base is the index of the version this one was edited from (or the
+	// base of that version, if it was never indexed): building index
+	// reuses what it found in the members the edits left alone. Dropped
+	// once index is built.
+	base atomic.Pointer[index]
 
 	// treeMu guards tree: go-tree-sitter caches nodes in a Go map that even
-	// reads write to.
+	// reads write to; and lazy, the Methods MethodAt and MethodAtLine built
+	// before the index, by StartByte (lazy.go).
 	treeMu sync.Mutex
 	tree   *sitter.Tree
+	lazy   map[int]*Method
 }
 
 // Edit replaces the bytes [StartByte, OldEndByte) of the text with NewText.
@@ -88,6 +96,7 @@ func (f *File) ApplyEdits(edits ...Edit) error {
 	// The published snapshot's tree is never edited: work on a copy
 	// (tree-sitter copies are cheap and share subtrees copy-on-write).
 	tree := old.tree.Copy()
+	lines := old.lines.Load()
 	for i, e := range edits {
 		if e.StartByte < 0 || e.StartByte > e.OldEndByte || e.OldEndByte > len(src) {
 			return fmt.Errorf("javaparse: edit %d of %d: range [%d,%d) outside a text of %d bytes",
@@ -98,6 +107,9 @@ func (f *File) ApplyEdits(edits ...Edit) error {
 		next = append(next, e.NewText...)
 		next = append(next, src[e.OldEndByte:]...)
 		newEnd := e.StartByte + len(e.NewText)
+		if lines != nil {
+			lines = lines.edited(next, e.StartByte, e.OldEndByte, newEnd)
+		}
 		// go-tree-sitter passes OldEndPoint where tree-sitter expects
 		// NewEndPoint, so rows of the edited tree are off until the re-parse
 		// right below; everything in this package looks nodes up by byte
@@ -123,7 +135,16 @@ func (f *File) ApplyEdits(edits ...Edit) error {
 		}
 		tree, src = parsed, next
 	}
-	f.cur.Store(&snapshot{src: src, tree: tree})
+	ns := &snapshot{src: src, tree: tree}
+	ns.lines.Store(lines)
+	// base before index: getIndex stores the index before it drops the
+	// base, so one of the two is seen.
+	base := old.base.Load()
+	if ix := old.index.Load(); ix != nil {
+		base = ix
+	}
+	ns.base.Store(base)
+	f.cur.Store(ns)
 	return nil
 }
 
@@ -143,8 +164,12 @@ func (f *File) Source() []byte { return bytes.Clone(f.cur.Load().src) }
 func (f *File) Lines() *LineMap { return f.cur.Load().lineMap() }
 
 func (s *snapshot) lineMap() *LineMap {
-	s.linesOnce.Do(func() { s.lines = NewLineMap(s.src) })
-	return s.lines
+	if l := s.lines.Load(); l != nil {
+		return l
+	}
+	// Two callers may both build it; one map is published.
+	s.lines.CompareAndSwap(nil, NewLineMap(s.src))
+	return s.lines.Load()
 }
 
 // WithTree calls fn with the current tree's root and text while holding the
@@ -168,8 +193,12 @@ func (f *File) Clone() *File {
 	// Tree.Copy only touches the C tree (ref counts are atomic), not the Go
 	// node cache, so it needs no lock.
 	ns := &snapshot{src: s.src, tree: s.tree.Copy()}
+	ns.lines.Store(s.lines.Load())
+	base := s.base.Load()
 	if ix := s.index.Load(); ix != nil {
 		ns.index.Store(ix)
+	} else {
+		ns.base.Store(base)
 	}
 	c.cur.Store(ns)
 	return c
@@ -183,10 +212,17 @@ func (s *snapshot) getIndex() *index {
 	}
 	s.treeMu.Lock()
 	defer s.treeMu.Unlock()
+	return s.indexLocked()
+}
+
+// indexLocked is getIndex with s.treeMu held.
+func (s *snapshot) indexLocked() *index {
 	if ix := s.index.Load(); ix != nil {
 		return ix
 	}
-	ix := buildIndex(s.tree.RootNode(), s.src, s.lineMap())
+	ix := buildIndex(s.tree, s.src, s.lineMap(), s.base.Load())
+	s.adoptLazy(ix)
 	s.index.Store(ix)
+	s.base.Store(nil)
 	return ix
 }

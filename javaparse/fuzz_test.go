@@ -55,7 +55,29 @@ func FuzzParse(f *testing.F) {
 func exercise(t *testing.T, f *File, r *rand.Rand) {
 	src := f.Source()
 	lines := f.Lines()
+	// Lookups before the index is built go the lazy way; they must give
+	// what the index gives, and the very Methods it then holds.
+	var offs, lineNos []int
+	var lazyAt, lazyLine []*Method
+	for range 8 {
+		off, l := r.IntN(len(src)+3)-1, r.IntN(lines.LineCount()+2)
+		offs, lineNos = append(offs, off), append(lineNos, l)
+		lazyAt, lazyLine = append(lazyAt, f.MethodAt(off)), append(lazyLine, f.MethodAtLine(l))
+	}
 	methods := f.Methods()
+	for i := range offs {
+		if got, want := lazyAt[i], f.MethodAt(offs[i]); got != want {
+			t.Fatalf("MethodAt(%d) before the index %v, after %v", offs[i], got, want)
+		}
+		if got, want := lazyLine[i], f.MethodAtLine(lineNos[i]); got != want {
+			t.Fatalf("MethodAtLine(%d) before the index %v, after %v", lineNos[i], got, want)
+		}
+	}
+	// An index built on the previous version's records must be the one a
+	// walk from scratch builds.
+	if a, b := describeIndex(f.cur.Load().getIndex()), describeIndex(freshIndex(f)); !slices.Equal(a, b) {
+		t.Fatalf("incremental index differs from a fresh walk on %q:\n%s", src, diffLines(a, b))
+	}
 	// The index's walk must find what the declaration query finds.
 	if a, b := describeMethods(methods), describeMethods(indexByQuery(f).methods); !slices.Equal(a, b) {
 		t.Fatalf("walk and query differ on %q:\n%s\n---\n%s", src, strings.Join(a, "\n"), strings.Join(b, "\n"))

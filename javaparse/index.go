@@ -15,10 +15,23 @@ import (
 // index is what one snapshot knows about its declarations.
 type index struct {
 	methods []*Method // by StartByte
-	classes []*classInfo
-	errors  []SyntaxError
-	pkg     string
-	imports []string
+	// methodClass[i] is the class of methods[i] (a Method handed out by the
+	// lazy path and adopted into methods has none of its own).
+	methodClass []*classInfo
+	classes     []*classInfo
+	errors      []SyntaxError
+	pkg         string
+	imports     []string
+
+	// memo records what the walk found in each error-free member, by node
+	// id, for the index of the next version of the text (incremental.go).
+	memo map[uintptr]*memberRecord
+	// tree keeps the nodes behind memo's ids alive: a live tree's subtrees
+	// are not freed, so no other subtree can take their address.
+	tree *sitter.Tree
+	// replayed counts the members taken from the previous index's records
+	// (for the tests).
+	replayed int
 }
 
 // declQuerySource finds every declaration the index needs in one pass of
@@ -69,9 +82,27 @@ type indexer struct {
 	ix       *index
 	pkgParts []string
 	// keywords are the offsets of the words that may start a nested class,
-	// in source order.
-	keywords []keyword
-	cursor   *sitter.TreeCursor
+	// in source order, if allKeywords; otherwise each walked member's text
+	// is scanned when it is walked.
+	keywords    []keyword
+	allKeywords bool
+	cursor      *sitter.TreeCursor
+
+	// prev are the records of the previous version's index (nil for a fresh
+	// parse); memo collects this index's; children are the records made
+	// while walking the member being recorded (its inner ones).
+	prev     map[uintptr]*memberRecord
+	memo     map[uintptr]*memberRecord
+	children []*memberRecord
+
+	// counting is the lazy path's mode (lazy.go): the walk makes classes
+	// (which numbers them) but no methods, fields or records, and does not
+	// enter the classes it makes; found is the class made for the node that
+	// starts at target.
+	counting   bool
+	target     int
+	targetAnon bool
+	found      *classInfo
 }
 
 type keyword struct {
@@ -79,20 +110,33 @@ type keyword struct {
 	word   string
 }
 
-func buildIndex(root *sitter.Node, src []byte, lines *LineMap) *index {
-	x := &indexer{src: src, lines: lines, ix: &index{}, keywords: scanKeywords(src)}
+// buildIndex indexes the tree of src. prev is the index of the version the
+// tree was re-parsed from (nil if none): its records of the members the edits
+// did not touch are replayed instead of walking those members again.
+func buildIndex(tree *sitter.Tree, src []byte, lines *LineMap, prev *index) *index {
+	root := tree.RootNode()
+	x := &indexer{src: src, lines: lines, ix: &index{tree: tree}, memo: map[uintptr]*memberRecord{}}
+	if prev != nil {
+		// Most members will be replayed: scan only the ones walked.
+		x.prev = prev.memo
+	} else {
+		x.keywords, x.allKeywords = scanKeywords(src, 0, len(src)), true
+	}
 	x.cursor = sitter.NewTreeCursor(root)
 	defer x.cursor.Close()
 	for i := 0; i < int(root.ChildCount()); i++ {
 		c := root.Child(i)
+		t, hasError := c.Type(), c.HasError()
 		switch {
-		case c.IsError() || (c.HasError() && !isTypeDeclaration(c.Type())):
+		case c.IsError() || (hasError && !isTypeDeclaration(t)):
 			x.query(c, nil)
-		case c.Type() == "package_declaration":
+		case t == "package_declaration":
 			x.pkg(c)
-		case c.Type() == "import_declaration":
+		case t == "import_declaration":
 			x.ix.imports = append(x.ix.imports, importText(c, src))
-		case isTypeDeclaration(c.Type()):
+		case isTypeDeclaration(t) && !hasError:
+			x.member(c, nil, func() { x.typeDecl(c, nil) })
+		case isTypeDeclaration(t):
 			x.typeDecl(c, nil)
 		case c.Type() == "line_comment" || c.Type() == "block_comment" || c.Type() == ";":
 		default:
@@ -105,6 +149,11 @@ func buildIndex(root *sitter.Node, src []byte, lines *LineMap) *index {
 	// fallbacks.
 	slices.SortStableFunc(x.ix.methods, func(a, b *Method) int { return cmp.Compare(a.StartByte, b.StartByte) })
 	x.ix.errors = syntaxErrors(root, src, lines)
+	x.ix.memo = x.memo
+	x.ix.methodClass = make([]*classInfo, len(x.ix.methods))
+	for i, m := range x.ix.methods {
+		x.ix.methodClass[i] = m.class
+	}
 	return x.ix
 }
 
@@ -133,6 +182,10 @@ func (x *indexer) typeDecl(n *sitter.Node, encl *classInfo) {
 		return
 	}
 	x.ix.classes = append(x.ix.classes, ci)
+	if x.counting {
+		x.counted(ci)
+		return
+	}
 	for i := 0; i < int(n.ChildCount()); i++ {
 		switch c := n.Child(i); {
 		case c.Type() == "class_body" || c.Type() == "interface_body" || c.Type() == "enum_body" || c.Type() == "annotation_type_body":
@@ -147,30 +200,44 @@ func (x *indexer) typeDecl(n *sitter.Node, encl *classInfo) {
 // typeBody indexes the members of a class, interface, enum, record or
 // annotation body, or of an anonymous class.
 func (x *indexer) typeBody(body *sitter.Node, ci *classInfo) {
-	for i := 0; i < int(body.ChildCount()); i++ {
+	for i := 0; i < int(body.ChildCount()) && x.found == nil; i++ {
 		c := body.Child(i)
+		t, hasError := c.Type(), c.HasError()
 		// A member type with an error keeps the walk: its own members are
 		// checked one by one.
-		if c.IsError() || (c.HasError() && !isTypeDeclaration(c.Type())) {
+		if c.IsError() || (hasError && !isTypeDeclaration(t)) {
 			x.query(c, ci)
 			continue
 		}
-		switch t := c.Type(); {
-		case isTypeDeclaration(t):
-			x.typeDecl(c, ci)
-		case t == "method_declaration" || t == "constructor_declaration" || t == "compact_constructor_declaration":
-			x.method(c, ci)
-			x.nested(c, ci)
-		case t == "field_declaration" || t == "constant_declaration":
-			ci.fields = append(ci.fields, collapse(c.Content(x.src)))
-			x.nested(c, ci)
-		case t == "enum_constant":
-			x.enumConstant(c, ci)
-		case t == "enum_body_declarations":
-			x.typeBody(c, ci)
-		default: // initializers, annotation elements, punctuation, comments
-			x.nested(c, ci)
+		if !hasError && !x.counting && reusableMember(t) {
+			x.member(c, ci, func() { x.bodyMember(c, t, ci) })
+			continue
 		}
+		x.bodyMember(c, t, ci)
+	}
+}
+
+// bodyMember indexes one member of a type body; t is its type.
+func (x *indexer) bodyMember(c *sitter.Node, t string, ci *classInfo) {
+	switch {
+	case isTypeDeclaration(t):
+		x.typeDecl(c, ci)
+	case t == "method_declaration" || t == "constructor_declaration" || t == "compact_constructor_declaration":
+		if !x.counting {
+			x.method(c, ci)
+		}
+		x.nested(c, ci)
+	case t == "field_declaration" || t == "constant_declaration":
+		if !x.counting {
+			ci.fields = append(ci.fields, collapse(c.Content(x.src)))
+		}
+		x.nested(c, ci)
+	case t == "enum_constant":
+		x.enumConstant(c, ci)
+	case t == "enum_body_declarations":
+		x.typeBody(c, ci)
+	default: // initializers, annotation elements, punctuation, comments
+		x.nested(c, ci)
 	}
 }
 
@@ -191,7 +258,7 @@ func (x *indexer) enumConstant(n *sitter.Node, ci *classInfo) {
 	if body != nil {
 		end = int(body.StartByte())
 	}
-	if ci.kind == "enum" {
+	if ci.kind == "enum" && !x.counting {
 		ci.fields = append(ci.fields, collapse(string(x.src[start:end])))
 	}
 	// javac numbers anonymous classes in the arguments before the body's.
@@ -209,6 +276,10 @@ func (x *indexer) anonymous(body *sitter.Node, encl *classInfo) {
 		return
 	}
 	x.ix.classes = append(x.ix.classes, ci)
+	if x.counting {
+		x.counted(ci)
+		return
+	}
 	x.typeBody(body, ci)
 }
 
@@ -217,9 +288,11 @@ func (x *indexer) anonymous(body *sitter.Node, encl *classInfo) {
 // their own typeBody.
 func (x *indexer) nested(n *sitter.Node, ci *classInfo) {
 	start, end := int(n.StartByte()), int(n.EndByte())
-	i, _ := slices.BinarySearchFunc(x.keywords, start, func(k keyword, off int) int { return cmp.Compare(k.offset, off) })
-	for skip := start; i < len(x.keywords) && x.keywords[i].offset < end; i++ {
-		k := x.keywords[i]
+	skip := start
+	for _, k := range x.keywordsIn(start, end) {
+		if x.found != nil {
+			return // counting, and the target is numbered
+		}
 		if k.offset < skip {
 			continue
 		}
@@ -279,22 +352,39 @@ func lastChildOfType(n *sitter.Node, t string) *sitter.Node {
 	return nil
 }
 
-// scanKeywords finds the words of src that may start a nested class.
-func scanKeywords(src []byte) []keyword {
-	var out []keyword
-	isIdent := func(b byte) bool {
-		return b == '_' || b == '$' || b >= 0x80 || (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9')
+// keywordsIn returns the keywords that start in [start, end).
+func (x *indexer) keywordsIn(start, end int) []keyword {
+	if !x.allKeywords {
+		return scanKeywords(x.src, start, end)
 	}
-	for i := 0; i < len(src); {
-		if !isIdent(src[i]) {
+	i, _ := slices.BinarySearchFunc(x.keywords, start, func(k keyword, off int) int { return cmp.Compare(k.offset, off) })
+	j := i
+	for j < len(x.keywords) && x.keywords[j].offset < end {
+		j++
+	}
+	return x.keywords[i:j]
+}
+
+// scanKeywords finds the words of src that may start a nested class and
+// start in [from, to). Words are the maximal runs of identifier bytes of the
+// whole text: a word that begins before from is not one, and one that begins
+// before to is read to its end.
+func scanKeywords(src []byte, from, to int) []keyword {
+	var out []keyword
+	i := from
+	for i > 0 && isIdentByte(src[i-1]) {
+		i-- // inside a word that starts before from
+	}
+	for i < to {
+		if !isIdentByte(src[i]) {
 			i++
 			continue
 		}
 		j := i
-		for j < len(src) && isIdent(src[j]) {
+		for j < len(src) && isIdentByte(src[j]) {
 			j++
 		}
-		if n := j - i; n == 3 || n == 4 || n == 5 || n == 6 || n == 9 {
+		if n := j - i; i >= from && (n == 3 || n == 4 || n == 5 || n == 6 || n == 9) {
 			switch w := string(src[i:j]); w {
 			case "new", "class", "interface", "enum", "record":
 				out = append(out, keyword{offset: i, word: w})

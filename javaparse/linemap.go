@@ -2,6 +2,7 @@ package javaparse
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"unicode/utf8"
 )
@@ -137,4 +138,46 @@ func (m *LineMap) LineText(line1 int) string {
 func (m *LineMap) Column(offset int) int {
 	offset = max(0, min(offset, len(m.src)))
 	return offset - m.starts[m.lineOf(offset)] + 1
+}
+
+// edited returns the line map of next, the text that m's text becomes when
+// its bytes [start, oldEnd) are replaced by next[start:newEnd]. It rescans
+// only from the line before the edit to the first line break that lies wholly
+// in the unchanged tail (beyond the byte after the edit, whose \r or \n may
+// pair with one before it); the breaks after that are m's, moved.
+func (m *LineMap) edited(next []byte, start, oldEnd, newEnd int) *LineMap {
+	delta := newEnd - oldEnd
+	// The line holding the byte before the edit: its start, and every break
+	// before it, depend only on unchanged bytes before start.
+	line := m.lineOf(max(0, start-1))
+	out := &LineMap{src: next}
+	out.starts = append(make([]int, 0, len(m.starts)+8), m.starts[:line+1]...)
+	out.ends = append(make([]int, 0, len(m.ends)+8), m.ends[:line]...)
+	for i := m.starts[line]; i < len(next); i++ {
+		if next[i] != '\n' && next[i] != '\r' {
+			continue
+		}
+		at := i
+		if next[i] == '\r' && i+1 < len(next) && next[i+1] == '\n' {
+			i++
+		}
+		if at > newEnd {
+			// next[at-1:] is m's text from at-1-delta on, and m's scan
+			// found this break there too (at-1 was not a \r, or this
+			// break would have begun there).
+			if j, ok := slices.BinarySearch(m.ends, at-delta); ok {
+				for _, e := range m.ends[j:] {
+					out.ends = append(out.ends, e+delta)
+				}
+				for _, s := range m.starts[j+1:] {
+					out.starts = append(out.starts, s+delta)
+				}
+				return out
+			}
+		}
+		out.ends = append(out.ends, at)
+		out.starts = append(out.starts, i+1)
+	}
+	out.ends = append(out.ends, len(next))
+	return out
 }

@@ -19,9 +19,9 @@ func (f *File) Methods() []*Method {
 // editor's cursor sits after typing it); where two methods touch, the one that
 // starts at the offset wins.
 func (f *File) MethodAt(offset int) *Method {
-	return innermost(f.cur.Load().getIndex().methods, func(m *Method) bool {
-		return m.StartByte <= offset && offset <= m.EndByte
-	})
+	match := func(m *Method) bool { return m.StartByte <= offset && offset <= m.EndByte }
+	// A matching method starts at or before offset and ends at or after it.
+	return f.cur.Load().methodWhere(offset, offset, match, false)
 }
 
 // MethodAtLine returns the innermost method whose lines (1-based, StartLine
@@ -30,9 +30,36 @@ func (f *File) MethodAt(offset int) *Method {
 // CLI's FILE:LINE: any line from the first annotation or modifier to the
 // closing brace.
 func (f *File) MethodAtLine(line1 int) *Method {
-	return innermost(f.cur.Load().getIndex().methods, func(m *Method) bool {
-		return m.StartLine <= line1 && line1 <= m.EndLine
-	})
+	match := func(m *Method) bool { return m.StartLine <= line1 && line1 <= m.EndLine }
+	s := f.cur.Load()
+	lines := s.lineMap()
+	if line1 < 1 || line1 > lines.LineCount() {
+		return nil // no method's lines reach outside the text
+	}
+	// A method holds line1 if it starts before the next line and ends after
+	// this one's start.
+	next := lines.LineStart(line1 + 1)
+	if next < 0 {
+		next = len(s.src) + 1
+	}
+	return s.methodWhere(next-1, lines.LineStart(line1)+1, match, true)
+}
+
+// methodWhere is the innermost method that matches, where every matching
+// method starts at or before p and ends at or after q: from the index if it is
+// built, else from the tree (lazy.go).
+func (s *snapshot) methodWhere(p, q int, match func(*Method) bool, withLines bool) *Method {
+	if ix := s.index.Load(); ix != nil {
+		return innermost(ix.methods, match)
+	}
+	s.treeMu.Lock()
+	defer s.treeMu.Unlock()
+	if ix := s.index.Load(); ix == nil {
+		if m, ok := s.lazyMethod(p, q, match, withLines); ok {
+			return m
+		}
+	}
+	return innermost(s.indexLocked().methods, match)
 }
 
 // innermost picks, among the methods that match, the one nested deepest:
