@@ -24,10 +24,13 @@ type MethodArgument struct {
 // context.only leaves out refactor.
 func (h *Handler) CodeAction(_ context.Context, params *protocol.CodeActionParams) ([]protocol.CodeAction, error) {
 	actions := []protocol.CodeAction{}
+	uri := params.TextDocument.URI
+	if kindRequested(protocol.QuickFix, params.Context.Only) {
+		actions = append(actions, killMutantActions(uri, params.Context.Diagnostics)...)
+	}
 	if !kindRequested(protocol.Refactor, params.Context.Only) {
 		return actions, nil
 	}
-	uri := params.TextDocument.URI
 	doc, ok := h.session.Documents().Get(uri)
 	if !ok {
 		h.logger.Debug("codeAction for a document that is not open", zap.String("uri", string(uri)))
@@ -66,6 +69,37 @@ func (h *Handler) CodeAction(_ context.Context, params *protocol.CodeActionParam
 		})
 	}
 	return actions, nil
+}
+
+// KillMutantTitle is the quick fix's title on a surviving-mutant diagnostic.
+const KillMutantTitle = "Generate a test that kills this mutant"
+
+// KillMutantArgument is advertest.killMutant's argument.
+type KillMutantArgument struct {
+	URI    protocol.DocumentURI `json:"uri"`
+	Mutant string               `json:"mutant"`
+}
+
+// killMutantActions offers the quick fix for each surviving-mutant diagnostic of the context.
+func killMutantActions(uri protocol.DocumentURI, diags []protocol.Diagnostic) []protocol.CodeAction {
+	var out []protocol.CodeAction
+	for _, d := range diags {
+		id, ok := d.Code.(string)
+		if d.Source != DiagnosticSource || !ok || id == "" || id == PossibleBugCode {
+			continue
+		}
+		out = append(out, protocol.CodeAction{
+			Title:       KillMutantTitle,
+			Kind:        protocol.QuickFix,
+			Diagnostics: []protocol.Diagnostic{d},
+			Command: &protocol.Command{
+				Title:     KillMutantTitle,
+				Command:   CommandKillMutant,
+				Arguments: []any{KillMutantArgument{URI: uri, Mutant: id}},
+			},
+		})
+	}
+	return out
 }
 
 // kindRequested reports whether context.only lets actions of kind through:

@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
 	"github.com/advertest/advertest-lsp/javaparse"
+	"github.com/advertest/advertest-lsp/loop/state"
 	"github.com/advertest/advertest-lsp/server"
 )
 
@@ -31,24 +33,41 @@ type Target struct {
 	EndLine   int    `json:"endLine"`   // 1-based
 }
 
-// CommandResult is the answer to a method command. The background job
-// behind the command (and its "job" id) is a later feature.
+// CommandResult is the answer to a method command: the job that runs it and
+// the method it targets.
 type CommandResult struct {
+	Job    string `json:"job"`
 	Target Target `json:"target"`
+}
+
+// JobResult is the answer to advertest.killMutant.
+type JobResult struct {
+	Job string `json:"job"`
+}
+
+// CancelResult is the answer to advertest.cancel: whether a job was cancelled.
+type CancelResult struct {
+	Cancelled bool `json:"cancelled"`
 }
 
 // argumentShape is how error messages spell the expected argument.
 const argumentShape = `{"uri": "file:///…", "position": {"line": L, "character": C}}`
 
-// ExecuteCommand validates a method command and its argument and answers
-// the method it targets. Every invalid request (an unknown command, a missing
-// or malformed argument, a document that is not open, a position outside any
-// method) is an InvalidParams error that says which.
+// ExecuteCommand validates a command and its argument, starts its job and
+// answers at once. Every invalid request (an unknown command, a missing or
+// malformed argument, a document that is not open, a position outside any
+// method, a file outside any Maven or Gradle module) is an InvalidParams
+// error that says which.
 func (h *Handler) ExecuteCommand(_ context.Context, params *protocol.ExecuteCommandParams) (any, error) {
 	switch params.Command {
 	case CommandGenerateTests, CommandAnalyzeMutants:
+	case CommandKillMutant:
+		return h.killMutantCommand(params.Arguments)
+	case CommandCancel:
+		return h.cancelCommand(params.Arguments)
 	default:
-		return nil, invalidParams("unknown command %q: advertest serves %s and %s", params.Command, CommandGenerateTests, CommandAnalyzeMutants)
+		return nil, invalidParams("unknown command %q: advertest serves %s, %s, %s and %s", params.Command,
+			CommandGenerateTests, CommandAnalyzeMutants, CommandKillMutant, CommandCancel)
 	}
 	arg, err := decodeMethodArgument(params.Command, params.Arguments)
 	if err != nil {
@@ -58,7 +77,60 @@ func (h *Handler) ExecuteCommand(_ context.Context, params *protocol.ExecuteComm
 	if err != nil {
 		return nil, err
 	}
-	return &CommandResult{Target: *target}, nil
+	doc, _ := h.session.Documents().Get(arg.URI)
+	off, err := doc.Offset(arg.Position)
+	if err != nil {
+		return nil, invalidParams("%s: %v", params.Command, err)
+	}
+	snap, err := snapshotMethod(doc, off, "", "")
+	if err != nil {
+		return nil, invalidParams("%s: %v", params.Command, err)
+	}
+	kind := state.KindAnalyze
+	if params.Command == CommandGenerateTests {
+		kind = state.KindGenerate
+	}
+	job := h.startMethodJob(kind, snap)
+	if job == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidRequest, "%s: the server is shutting down", params.Command)
+	}
+	return &CommandResult{Job: job.ID, Target: *target}, nil
+}
+
+// singleObject returns a command's one object argument.
+func singleObject(command, shape string, args []any) (map[string]any, error) {
+	if len(args) != 1 {
+		return nil, invalidParams("%s: want exactly one argument %s, got %d", command, shape, len(args))
+	}
+	obj, ok := args[0].(map[string]any)
+	if !ok {
+		return nil, invalidParams("%s: the argument must be an object %s, got %s", command, shape, describeJSON(args[0]))
+	}
+	return obj, nil
+}
+
+func stringField(command string, obj map[string]any, name string) (string, error) {
+	raw, ok := obj[name]
+	if !ok {
+		return "", invalidParams("%s: the argument has no %q", command, name)
+	}
+	s, ok := raw.(string)
+	if !ok || s == "" {
+		return "", invalidParams("%s: %q must be a non-empty string, got %s", command, name, describeJSON(raw))
+	}
+	return s, nil
+}
+
+func (h *Handler) cancelCommand(args []any) (any, error) {
+	obj, err := singleObject(CommandCancel, `{"job": "ID"}`, args)
+	if err != nil {
+		return nil, err
+	}
+	id, err := stringField(CommandCancel, obj, "job")
+	if err != nil {
+		return nil, err
+	}
+	return &CancelResult{Cancelled: h.jobs.Cancel(id)}, nil
 }
 
 // decodeMethodArgument checks the one argument of a method command field by

@@ -1,28 +1,46 @@
 package handlers
 
 import (
+	"context"
+	"os"
 	"sync"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/advertest/advertest-lsp/buildtools"
+	"github.com/advertest/advertest-lsp/jobs"
+	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/server"
+	"github.com/advertest/advertest-lsp/settings"
 )
 
 // Command ids of workspace/executeCommand.
 const (
 	CommandGenerateTests  = "advertest.generateTests"
 	CommandAnalyzeMutants = "advertest.analyzeMutants"
+	CommandKillMutant     = "advertest.killMutant"
+	CommandCancel         = "advertest.cancel"
 )
 
 // ServerName is the name in initialize's serverInfo.
 const ServerName = "advertest"
 
+// AgentFactory makes the two agents for a job on a warm project, as the settings say.
+type AgentFactory func(ctx context.Context, w *jobs.Warm, s settings.Settings) (loop.Agents, error)
+
 // Options configure a Handler.
 type Options struct {
 	// Version is reported in serverInfo.
 	Version string
+	// Getenv reads the environment for the settings' defaults (nil: os.Getenv).
+	Getenv func(string) string
+	// Agents makes T and M for a job (nil: the offline agents; the LLM agents plug in here).
+	Agents AgentFactory
+	// CacheDir holds the compiled worker and project models ("": the user's cache folder).
+	CacheDir string
 }
 
 // Handler serves the LSP methods of one connection.
@@ -30,15 +48,33 @@ type Handler struct {
 	session *server.Session
 	logger  *zap.Logger
 	version string
+	opts    Options
+
+	jobs     *jobs.Manager
+	projects *jobs.Projects
+	results  *results
 
 	// mu guards what initialize and workspace notifications tell us.
 	mu sync.Mutex
 	// roots are the workspace folders as local paths, outermost first as the
 	// client listed them.
 	roots []string
-	// clientCapabilities are initialize's capabilities, for later features
-	// (progress, configuration) to consult.
+	// clientCapabilities are initialize's capabilities.
 	clientCapabilities protocol.ClientCapabilities
+	// settings are the current settings; initOptions what initialize carried.
+	settings    settings.Settings
+	initOptions []byte
+
+	// progressMu guards the progress tokens of running jobs.
+	progressMu sync.Mutex
+	// progressJobs maps a progress token (its String) to its job id.
+	progressJobs map[string]string
+	// pendingProgress holds the progress begun for a job while it waited for a slot.
+	pendingProgress map[string]*progress
+
+	// saveMu guards the pending on-save timers, by document.
+	saveMu     sync.Mutex
+	saveTimers map[protocol.DocumentURI]*time.Timer
 }
 
 var (
@@ -48,7 +84,29 @@ var (
 
 // New returns the handlers for a session.
 func New(session *server.Session, opts Options) *Handler {
-	return &Handler{session: session, logger: session.Logger(), version: opts.Version}
+	if opts.Getenv == nil {
+		opts.Getenv = os.Getenv
+	}
+	h := &Handler{
+		session:         session,
+		logger:          session.Logger(),
+		version:         opts.Version,
+		opts:            opts,
+		settings:        settings.Default(opts.Getenv),
+		progressJobs:    map[string]string{},
+		pendingProgress: map[string]*progress{},
+		saveTimers:      map[protocol.DocumentURI]*time.Timer{},
+	}
+	h.results = newResults(h)
+	h.jobs = jobs.NewManager(h.settings.JobsMax, session.Go)
+	h.projects = jobs.NewProjects(session.Background(), h.openProject, h.logger)
+	// When the session ends (shutdown, or the connection's end), the jobs stop and the
+	// worker JVMs go; the server waits for this before Serve returns.
+	session.Go("projects", func(ctx context.Context) {
+		<-ctx.Done()
+		h.stopAll()
+	})
+	return h
 }
 
 // NewFunc adapts New to server.Config.NewHandler.
@@ -64,11 +122,54 @@ func (h *Handler) ClientCapabilities() protocol.ClientCapabilities {
 	return h.clientCapabilities
 }
 
+// Settings returns the current settings.
+func (h *Handler) Settings() settings.Settings {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.settings
+}
+
 // workspaceRoots returns a copy of the workspace folders' paths.
 func (h *Handler) workspaceRoots() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]string(nil), h.roots...)
+}
+
+// openProject opens a module's project with the current settings.
+func (h *Handler) openProject(ctx context.Context, javaFile string) (*buildtools.Project, error) {
+	s := h.Settings()
+	cfg := s.LoopConfig()
+	loader := buildtools.NewLoader(buildtools.Options{MavenArgs: cfg.MavenArgs, Logger: h.logger, CacheDir: h.opts.CacheDir})
+	return buildtools.OpenProject(ctx, loader, javaFile, buildtools.ProjectOptions{
+		Workers:         cfg.Workers,
+		TimeoutFactor:   cfg.MutantTimeoutFactor,
+		TimeoutConstant: cfg.MutantTimeoutConstant,
+		JacocoAgentJar:  cfg.JacocoAgentPath,
+		CacheDir:        h.opts.CacheDir,
+		Logger:          h.logger,
+	})
+}
+
+// stopAll cancels every job, waits for them briefly, and closes the projects (their worker
+// JVMs end).
+func (h *Handler) stopAll() {
+	h.saveMu.Lock()
+	for uri, t := range h.saveTimers {
+		t.Stop()
+		delete(h.saveTimers, uri)
+	}
+	h.saveMu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	if err := h.jobs.CancelAll(ctx); err != nil {
+		h.logger.Warn("jobs still running at shutdown", zap.Error(err))
+	}
+	closeCtx, cancelClose := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancelClose()
+	if err := h.projects.Close(closeCtx); err != nil {
+		h.logger.Warn("closing the projects", zap.Error(err))
+	}
 }
 
 // invalidParams is the error a client sees for a request it got wrong.

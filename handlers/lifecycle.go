@@ -7,6 +7,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/advertest/advertest-lsp/server"
+	"github.com/advertest/advertest-lsp/settings"
 )
 
 // Initialize records the workspace and the client's capabilities and
@@ -28,7 +29,15 @@ func (h *Handler) Initialize(_ context.Context, params *protocol.InitializeParam
 	h.mu.Lock()
 	h.roots = roots
 	h.clientCapabilities = params.Capabilities
+	h.initOptions = sectionOf(params.InitializationOptions)
 	h.mu.Unlock()
+	// Settings from initializationOptions apply at once (bad ones are reported after
+	// initialized, with the client's configuration).
+	s, _ := settings.Parse(settings.Default(h.opts.Getenv), h.initOptions)
+	h.mu.Lock()
+	h.settings = s
+	h.mu.Unlock()
+	h.jobs.SetMax(s.JobsMax)
 
 	client := ""
 	if params.ClientInfo != nil {
@@ -46,21 +55,21 @@ func (h *Handler) Initialize(_ context.Context, params *protocol.InitializeParam
 			CodeActionProvider: &protocol.CodeActionOptions{
 				CodeActionKinds: []protocol.CodeActionKind{protocol.Refactor, protocol.QuickFix},
 			},
+			HoverProvider: true,
 			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{
-				Commands: []string{CommandGenerateTests, CommandAnalyzeMutants},
+				Commands: []string{CommandGenerateTests, CommandAnalyzeMutants, CommandKillMutant, CommandCancel},
 			},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: ServerName, Version: h.version},
 	}, nil
 }
 
-// Initialized needs nothing yet.
-func (h *Handler) Initialized(context.Context, *protocol.InitializedParams) error { return nil }
-
-// Shutdown has nothing of its own to stop: the server cancels the session's
-// background context when shutdown succeeds.
+// Shutdown cancels the jobs and closes the projects, so that no worker JVM
+// outlives the answer; the server then cancels the session's background
+// context.
 func (h *Handler) Shutdown(context.Context) error {
 	h.logger.Info("shutdown")
+	h.stopAll()
 	return nil
 }
 
@@ -73,14 +82,14 @@ func (h *Handler) SetTrace(context.Context, *protocol.SetTraceParams) error { re
 // LogTrace is a server-to-client notification; a client sending it is ignored.
 func (h *Handler) LogTrace(context.Context, *protocol.LogTraceParams) error { return nil }
 
-// WorkDoneProgressCancel has nothing to cancel until commands start jobs.
+// WorkDoneProgressCancel cancels the job behind a progress token.
 func (h *Handler) WorkDoneProgressCancel(_ context.Context, params *protocol.WorkDoneProgressCancelParams) error {
-	h.logger.Debug("progress cancel for an unknown token", zap.Stringer("token", params.Token))
-	return nil
-}
-
-// DidChangeConfiguration is accepted; settings are a later feature.
-func (h *Handler) DidChangeConfiguration(context.Context, *protocol.DidChangeConfigurationParams) error {
+	h.progressMu.Lock()
+	id, ok := h.progressJobs[params.Token.String()]
+	h.progressMu.Unlock()
+	if !ok || !h.jobs.Cancel(id) {
+		h.logger.Debug("progress cancel for an unknown token", zap.Stringer("token", params.Token))
+	}
 	return nil
 }
 

@@ -16,6 +16,9 @@ func (h *Handler) DidOpen(_ context.Context, params *protocol.DidOpenTextDocumen
 	doc := h.session.Documents().Open(item.URI, string(item.LanguageID), item.Version, item.Text)
 	h.logger.Debug("didOpen", zap.String("uri", string(item.URI)), zap.Int32("version", item.Version),
 		zap.Bool("java", doc.IsJava()), zap.Int("bytes", len(item.Text)))
+	if doc.IsJava() {
+		h.restoreState(doc)
+	}
 	return nil
 }
 
@@ -24,7 +27,11 @@ func (h *Handler) DidOpen(_ context.Context, params *protocol.DidOpenTextDocumen
 // open, a range outside the text) is logged by the server: a notification
 // has no reply.
 func (h *Handler) DidChangeContent(_ context.Context, params *server.DidChangeParams) error {
-	return h.session.Documents().Change(params)
+	err := h.session.Documents().Change(params)
+	if h.results.hasResults(params.TextDocument.URI) {
+		h.results.publish(params.TextDocument.URI)
+	}
+	return err
 }
 
 // DidChange serves callers that hold protocol's type. That type cannot
@@ -39,16 +46,22 @@ func (h *Handler) DidChange(ctx context.Context, params *protocol.DidChangeTextD
 	return h.DidChangeContent(ctx, &server.DidChangeParams{TextDocument: params.TextDocument, ContentChanges: changes})
 }
 
-// DidSave only checks the document: on-save rounds are a later feature.
+// DidSave schedules the on-save rounds of the document's methods.
 func (h *Handler) DidSave(_ context.Context, params *protocol.DidSaveTextDocumentParams) error {
-	if _, ok := h.session.Documents().Get(params.TextDocument.URI); !ok {
+	doc, ok := h.session.Documents().Get(params.TextDocument.URI)
+	if !ok {
 		return fmt.Errorf("didSave %s: %w", params.TextDocument.URI, server.ErrDocumentNotOpen)
 	}
 	h.logger.Debug("didSave", zap.String("uri", string(params.TextDocument.URI)))
+	if doc.IsJava() {
+		h.scheduleOnSave(doc.URI())
+	}
 	return nil
 }
 
-// DidClose stops tracking a document.
+// DidClose stops tracking a document and clears its diagnostics.
 func (h *Handler) DidClose(_ context.Context, params *protocol.DidCloseTextDocumentParams) error {
-	return h.session.Documents().Close(params.TextDocument.URI)
+	err := h.session.Documents().Close(params.TextDocument.URI)
+	h.results.clear(params.TextDocument.URI)
+	return err
 }

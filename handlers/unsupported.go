@@ -90,11 +90,6 @@ func (*Handler) Formatting(_ context.Context, _ *protocol.DocumentFormattingPara
 	return nil, notSupported("textDocument/formatting")
 }
 
-// Hover is not served.
-func (*Handler) Hover(_ context.Context, _ *protocol.HoverParams) (*protocol.Hover, error) {
-	return nil, notSupported("textDocument/hover")
-}
-
 // Implementation is not served.
 func (*Handler) Implementation(_ context.Context, _ *protocol.ImplementationParams) ([]protocol.Location, error) {
 	return nil, notSupported("textDocument/implementation")

@@ -22,9 +22,9 @@ import (
 type AnalyzeOptions struct {
 	// Mutants are evaluated; nil means every rule-based mutant of the method (as Analyze).
 	Mutants []mutants.Mutant
-	// Generated is the generated test class (its binary name and source) that joins the
-	// project's tests; an empty ClassName means none.
-	Generated harness.Source
+	// GeneratedClass and GeneratedSource are the generated test class (its binary name and
+	// source) that joins the project's tests; an empty GeneratedClass means none.
+	GeneratedClass, GeneratedSource string
 }
 
 // Analysis is AnalyzeSuite's result: the report and the suite's run on the original (per-line
@@ -41,22 +41,23 @@ func AnalyzeSuite(ctx context.Context, proj *buildtools.Project, t *Target, opts
 	rep := &report.Report{Target: t.ReportTarget(proj.Module.Root)}
 	out := &Analysis{Report: rep}
 	subj := t.Subject()
+	generated := harness.Source{ClassName: opts.GeneratedClass, Text: opts.GeneratedSource}
 	var suite engine.Suite
 	for _, c := range proj.TestClasses {
-		if c != opts.Generated.ClassName {
+		if c != generated.ClassName {
 			suite.Tests = append(suite.Tests, harness.TestID{Class: c})
 		}
 	}
-	if opts.Generated.ClassName != "" {
-		suite.Tests = append(suite.Tests, harness.TestID{Class: opts.Generated.ClassName})
-		suite.Extra = []harness.Source{opts.Generated}
+	if generated.ClassName != "" {
+		suite.Tests = append(suite.Tests, harness.TestID{Class: generated.ClassName})
+		suite.Extra = []harness.Source{generated}
 		rel := ""
-		if f := proj.Module.TestFileFor(packageOf(opts.Generated.ClassName), simpleName(opts.Generated.ClassName)); f != "" {
+		if f := proj.Module.TestFileFor(packageOf(generated.ClassName), simpleName(generated.ClassName)); f != "" {
 			if r, err := proj.Module.RelPath(f); err == nil {
 				rel = r
 			}
 		}
-		rep.Tests = report.Tests{File: &rel, Source: opts.Generated.Text}
+		rep.Tests = report.Tests{File: &rel, Source: generated.Text}
 	}
 	if len(suite.Tests) == 0 {
 		rep.Warnings = append(rep.Warnings, "the module has no test classes: every mutant survives")
@@ -69,7 +70,7 @@ func AnalyzeSuite(ctx context.Context, proj *buildtools.Project, t *Target, opts
 	out.Baseline = base
 	rep.Timing.BaselineMs = base.Duration.Milliseconds()
 	for _, id := range base.Failing {
-		if id.Class == opts.Generated.ClassName {
+		if id.Class == generated.ClassName {
 			rep.Tests.FailingOnOriginal = append(rep.Tests.FailingOnOriginal, id.String())
 		}
 	}
@@ -229,3 +230,47 @@ func packageOf(binary string) string {
 }
 
 func simpleName(binary string) string { return binary[strings.LastIndexByte(binary, '.')+1:] }
+
+// Round is one more T and M exchange on a method that has been played before and has
+// changed since: its known mutants are carried to the new text (new ones join on the changed
+// lines), T writes tests against those that survived, M adds mutants on their lines, and one
+// evaluation of every mutant against the suite (the project's tests, the existing generated
+// file and T's new tests) gives the verdicts. existing is the generated test file's text (an
+// editor's buffer; nil: read from disk). When ctx is cancelled it returns the partial outcome
+// together with ctx's error.
+func Round(ctx context.Context, proj *buildtools.Project, t *Target, known []report.Mutant, oldMethodText string, existing []byte, cfg Config, agents Agents, sink EventSink) (*Outcome, error) {
+	start := time.Now()
+	g, err := newGame(proj, t, cfg, agents, sink)
+	if err != nil {
+		return nil, err
+	}
+	if existing != nil && HasMarker(existing) {
+		g.existingText = existing
+	}
+	survived := map[string]bool{}
+	for _, k := range known {
+		survived[k.ID] = k.Status == report.Survived
+	}
+	g.addMutants(CarryMutants(t, known, oldMethodText))
+	for _, m := range g.pool {
+		if survived[m.ID] {
+			g.verdicts[m.ID] = report.Mutant{ID: m.ID, Line: m.Line, Original: m.Original, Mutated: m.Mutated, Status: report.Survived}
+		}
+	}
+	err = func() error {
+		if err := g.testMove(ctx, 1, 2); err != nil {
+			return err
+		}
+		if err := g.mutantMove(ctx, 2, 2); err != nil {
+			return err
+		}
+		// The method changed: every verdict is given again.
+		g.verdicts = map[string]report.Mutant{}
+		return g.evaluate(ctx, 2, "M", 2)
+	}()
+	out := g.outcome()
+	out.Report.Timing.TotalMs = time.Since(start).Milliseconds()
+	c := report.Counts(out.Report.Mutants)
+	sink.emit(Event{Phase: PhaseDone, Mutants: len(out.Report.Mutants), Killed: c[report.Killed], Survived: c[report.Survived], Score: out.Report.MutationScore})
+	return out, err
+}

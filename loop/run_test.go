@@ -3,15 +3,14 @@ package loop_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/advertest/advertest-lsp/buildtools"
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/loop/engine"
@@ -20,60 +19,23 @@ import (
 	"github.com/advertest/advertest-lsp/loop/report"
 )
 
-var (
-	projMu   sync.Mutex
-	projects = map[string]*buildtools.Project{}
-	roots    = map[string]string{}
-	tempRoot string
-)
+var examples buildtest.Examples
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "advertest-loop-test-")
-	if err != nil {
-		panic(err)
-	}
-	tempRoot = dir
 	code := m.Run()
-	for _, p := range projects {
-		p.Close()
-	}
-	os.RemoveAll(dir)
+	examples.Close()
 	os.Exit(code)
 }
 
-// example copies an example project, builds it and opens its pool once per test binary.
+// example opens an example project once per test binary: the tests only read it.
 func example(t *testing.T, name string) (*buildtools.Project, string) {
 	t.Helper()
-	projMu.Lock()
-	defer projMu.Unlock()
-	if p := projects[name]; p != nil {
-		return p, roots[name]
-	}
-	root := filepath.Join(tempRoot, name)
-	if err := copyDir(filepath.Join("..", "examples", name), root); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	var anyJava string
-	_ = filepath.WalkDir(filepath.Join(root, "src", "main"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && anyJava == "" && strings.HasSuffix(p, ".java") {
-			anyJava = p
-		}
-		return nil
-	})
-	loader := buildtools.NewLoader(buildtools.Options{CacheDir: "-"})
-	p, err := buildtools.OpenProject(ctx, loader, anyJava, buildtools.ProjectOptions{Workers: 2, CacheDir: filepath.Join(tempRoot, "cache")})
-	if err != nil {
-		t.Fatalf("opening %s: %v", name, err)
-	}
-	projects[name], roots[name] = p, root
-	return p, root
+	return examples.Open(t, name)
 }
 
 func offlineAgents(t *testing.T, p *buildtools.Project) loop.Agents {
 	t.Helper()
-	ta, err := offline.New(p.Pool, offline.Options{CacheDir: filepath.Join(tempRoot, "cache")})
+	ta, err := offline.New(p.Pool, offline.Options{CacheDir: examples.CacheDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,27 +296,4 @@ func TestFaultDetectionOnSeededBugs(t *testing.T) {
 	if rate < 0.5 {
 		t.Errorf("fault detection rate %.0f%% is below 50%%", 100*rate)
 	}
-}
-
-func copyDir(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			switch d.Name() {
-			case "target", "build", ".gradle", ".advertest":
-				if rel != "." {
-					return filepath.SkipDir
-				}
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
 }

@@ -23,7 +23,8 @@
 //
 // Session state: Documents (the open documents, each Java one with a
 // tree-sitter parse updated incrementally on every change), a Notifier for
-// messages to the client (diagnostics, messages, progress, workspace edits),
+// messages to the client (diagnostics, messages, progress, workspace edits,
+// workspace/configuration),
 // and a background context cancelled by shutdown and by the end of the
 // connection. The LSP methods themselves live in package handlers.
 package server

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"go.lsp.dev/jsonrpc2"
@@ -30,6 +31,10 @@ type Notifier interface {
 	// any JSON value of the WorkspaceEdit shape, because protocol.WorkspaceEdit
 	// cannot carry a CreateFile operation.
 	ApplyEdit(ctx context.Context, label string, edit any) (*protocol.ApplyWorkspaceEditResponse, error)
+	// Configuration sends workspace/configuration and returns one raw JSON value per item
+	// (null for a section the client does not have). Only call it when the client announced
+	// workspace.configuration.
+	Configuration(ctx context.Context, items []protocol.ConfigurationItem) ([]json.RawMessage, error)
 }
 
 // connNotifier sends through the jsonrpc2 connection.
@@ -79,6 +84,14 @@ func (n connNotifier) ApplyEdit(ctx context.Context, label string, edit any) (*p
 		return nil, fmt.Errorf("%s: %w", protocol.MethodWorkspaceApplyEdit, err)
 	}
 	return &result, nil
+}
+
+func (n connNotifier) Configuration(ctx context.Context, items []protocol.ConfigurationItem) ([]json.RawMessage, error) {
+	var result []json.RawMessage
+	if _, err := n.conn.Call(ctx, protocol.MethodWorkspaceConfiguration, &protocol.ConfigurationParams{Items: items}, &result); err != nil {
+		return nil, fmt.Errorf("%s: %w", protocol.MethodWorkspaceConfiguration, err)
+	}
+	return result, nil
 }
 
 func (n connNotifier) notify(ctx context.Context, method string, params any) error {

@@ -44,6 +44,7 @@ func routesFor(h Handler, logger *zap.Logger) map[string]route {
 		protocol.MethodTextDocumentDidSave:                notification(protocol.MethodTextDocumentDidSave, h.DidSave),
 		protocol.MethodTextDocumentDidClose:               notification(protocol.MethodTextDocumentDidClose, h.DidClose),
 		protocol.MethodTextDocumentCodeAction:             call(protocol.MethodTextDocumentCodeAction, h.CodeAction),
+		protocol.MethodTextDocumentHover:                  call(protocol.MethodTextDocumentHover, h.Hover),
 		protocol.MethodWorkspaceExecuteCommand:            call(protocol.MethodWorkspaceExecuteCommand, h.ExecuteCommand),
 		protocol.MethodWorkDoneProgressCancel:             notification(protocol.MethodWorkDoneProgressCancel, h.WorkDoneProgressCancel),
 		protocol.MethodWorkspaceDidChangeConfiguration:    notification(protocol.MethodWorkspaceDidChangeConfiguration, h.DidChangeConfiguration),

@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"io/fs"
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"net"
 	"os"
 	"os/exec"
@@ -68,7 +68,7 @@ func TestRunWithScriptedLLM(t *testing.T) {
 	}
 	t.Setenv("OPENAI_API_KEY", "")
 	dir := t.TempDir()
-	if err := copyDir(filepath.Join("..", "..", "examples", "maven-calculator"), filepath.Join(dir, "calc")); err != nil {
+	if err := buildtest.CopyProject(filepath.Join("..", "..", "examples", "maven-calculator"), filepath.Join(dir, "calc")); err != nil {
 		t.Fatal(err)
 	}
 	srv := llmtest.Start(t, func(req *llmtest.Request, n int) llmtest.Response {
@@ -119,24 +119,4 @@ func TestRunWithScriptedLLM(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, "LLM") {
 		t.Errorf("unreachable LLM: status %d, stderr %q; want 1", code, errOut)
 	}
-}
-
-func copyDir(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() && (d.Name() == "target" || d.Name() == ".advertest") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
 }

@@ -12,13 +12,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/advertest/advertest-lsp/buildtools"
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/loop/engine"
 	"github.com/advertest/advertest-lsp/loop/engine/plain"
@@ -47,7 +47,7 @@ func run(example, rel string, methodNames []string, naiveN, workers int) error {
 	}
 	defer os.RemoveAll(work)
 	root := filepath.Join(work, filepath.Base(example))
-	if err := copyDir(example, root); err != nil {
+	if err := buildtest.CopyProject(example, root); err != nil {
 		return err
 	}
 	file := filepath.Join(root, rel)
@@ -165,24 +165,4 @@ func run(example, rel string, methodNames []string, naiveN, workers int) error {
 		return fmt.Errorf("%d verdicts differ", sampled-agree)
 	}
 	return nil
-}
-
-func copyDir(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			if rel != "." && (d.Name() == "target" || d.Name() == "build" || d.Name() == ".advertest") {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
 }

@@ -3,7 +3,6 @@ package engine_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/advertest/advertest-lsp/buildtools"
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/loop/engine"
@@ -26,56 +26,19 @@ type fixture struct {
 	proj *buildtools.Project
 }
 
-var (
-	examplesMu sync.Mutex
-	examples   = map[string]*fixture{}
-	tempRoot   string
-)
+var examples buildtest.Examples
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "advertest-engine-test-")
-	if err != nil {
-		panic(err)
-	}
-	tempRoot = dir
 	code := m.Run()
-	for _, f := range examples {
-		f.proj.Close()
-	}
-	os.RemoveAll(dir)
+	examples.Close()
 	os.Exit(code)
 }
 
-// openExample copies an example project, builds it and opens its pool, once per test binary:
-// the tests only read it.
+// openExample opens an example project once per test binary: the tests only read it.
 func openExample(t *testing.T, name string) *fixture {
 	t.Helper()
-	examplesMu.Lock()
-	defer examplesMu.Unlock()
-	if f := examples[name]; f != nil {
-		return f
-	}
-	root := filepath.Join(tempRoot, name)
-	if err := copyDir(filepath.Join("..", "..", "examples", name), root); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	loader := buildtools.NewLoader(buildtools.Options{CacheDir: "-"})
-	var anyJava string
-	_ = filepath.WalkDir(filepath.Join(root, "src", "main"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && anyJava == "" && strings.HasSuffix(p, ".java") {
-			anyJava = p
-		}
-		return nil
-	})
-	proj, err := buildtools.OpenProject(ctx, loader, anyJava, buildtools.ProjectOptions{Workers: 2, CacheDir: filepath.Join(tempRoot, "cache")})
-	if err != nil {
-		t.Fatalf("opening %s: %v", name, err)
-	}
-	f := &fixture{root: root, proj: proj}
-	examples[name] = f
-	return f
+	proj, root := examples.Open(t, name)
+	return &fixture{root: root, proj: proj}
 }
 
 func (f *fixture) method(t *testing.T, rel, query string) (*javaparse.File, *javaparse.Method, []byte) {
@@ -330,27 +293,4 @@ class AlwaysWrongTest {
 			t.Errorf("%s: %s with the failing test, %s without", v.ID, v.Status, without[i].Status)
 		}
 	}
-}
-
-func copyDir(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			switch d.Name() {
-			case "target", "build", ".gradle", ".advertest":
-				if rel != "." {
-					return filepath.SkipDir
-				}
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,7 +61,7 @@ func openCalculator(t *testing.T) (*buildtools.Project, string) {
 		}
 		shared.root = dir
 		dst := filepath.Join(dir, "maven-calculator")
-		if shared.err = copyTree(filepath.Join("..", "..", "examples", "maven-calculator"), dst); shared.err != nil {
+		if shared.err = buildtest.CopyProject(filepath.Join("..", "..", "examples", "maven-calculator"), dst); shared.err != nil {
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -78,27 +78,6 @@ func openCalculator(t *testing.T) (*buildtools.Project, string) {
 		t.Fatalf("opening the example: %v", shared.err)
 	}
 	return shared.proj, filepath.Join(shared.root, "maven-calculator")
-}
-
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() && (d.Name() == "target" || d.Name() == "build" || d.Name() == ".advertest") {
-			return filepath.SkipDir
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
 }
 
 func fence(lang, body string) string { return "```" + lang + "\n" + body + "\n```" }

@@ -3,7 +3,7 @@ package offline
 import (
 	"context"
 	"errors"
-	"io/fs"
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,7 +71,7 @@ func openExample(t testing.TB, name string) (*buildtools.Project, string) {
 		}
 		f.root = dir
 		dst := filepath.Join(dir, name)
-		if f.err = copyTree(filepath.Join("..", "..", "examples", name), dst); f.err != nil {
+		if f.err = buildtest.CopyProject(filepath.Join("..", "..", "examples", name), dst); f.err != nil {
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -88,27 +88,6 @@ func openExample(t testing.TB, name string) (*buildtools.Project, string) {
 		t.Fatalf("opening %s: %v", name, f.err)
 	}
 	return f.proj, filepath.Join(f.root, name)
-}
-
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() && (d.Name() == "target" || d.Name() == "build" || d.Name() == ".gradle" || d.Name() == ".advertest") {
-			return filepath.SkipDir
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
 }
 
 func testCtx(t *testing.T) context.Context {

@@ -42,6 +42,17 @@ type Client struct {
 	// changed is closed and replaced whenever fromServer or the stream's
 	// responses grow.
 	changed chan struct{}
+	// answer, when set, answers the server's calls (see Answer).
+	answer func(Message) (any, bool)
+}
+
+// Answer sets how the client answers the server's calls: fn returns the
+// result and true, or false for the default (null; workspace/applyEdit
+// {"applied": true}). Notifications are recorded but not answered.
+func (c *Client) Answer(fn func(Message) (result any, ok bool)) {
+	c.mu.Lock()
+	c.answer = fn
+	c.mu.Unlock()
 }
 
 // Connect starts a client on rwc. The client answers the server's calls with
@@ -55,6 +66,14 @@ func Connect(t testing.TB, rwc io.ReadWriteCloser) *Client {
 		c.fromServer = append(c.fromServer, Message{Method: req.Method(), Params: append(json.RawMessage(nil), req.Params()...)})
 		c.mu.Unlock()
 		c.notifyChanged()
+		c.mu.Lock()
+		answer := c.answer
+		c.mu.Unlock()
+		if answer != nil {
+			if result, ok := answer(Message{Method: req.Method(), Params: req.Params()}); ok {
+				return reply(ctx, result, nil)
+			}
+		}
 		if req.Method() == "workspace/applyEdit" {
 			return reply(ctx, map[string]bool{"applied": true}, nil)
 		}
@@ -172,6 +191,33 @@ func (c *Client) WaitFor(match func(Message) bool) (Message, error) {
 		}
 	}
 }
+
+// WaitFrom waits until the server has sent, at index from or later in
+// FromServer's order, a message that match accepts; it returns it and its
+// index. Tests use it to wait for something new.
+func (c *Client) WaitFrom(from int, match func(Message) bool) (Message, int, error) {
+	deadline := time.After(WaitTimeout)
+	for {
+		c.mu.Lock()
+		changed := c.changed
+		for i := from; i < len(c.fromServer); i++ {
+			if match(c.fromServer[i]) {
+				m := c.fromServer[i]
+				c.mu.Unlock()
+				return m, i, nil
+			}
+		}
+		c.mu.Unlock()
+		select {
+		case <-changed:
+		case <-deadline:
+			return Message{}, 0, fmt.Errorf("no matching message from the server within %v", WaitTimeout)
+		}
+	}
+}
+
+// WaitTimeout bounds WaitFrom: long enough for a job on a real project.
+const WaitTimeout = 2 * time.Minute
 
 // FromServer returns the notifications and calls received so far.
 func (c *Client) FromServer() []Message {

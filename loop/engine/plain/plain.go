@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -207,7 +208,7 @@ func MavenTest(ctx context.Context, root, rel, source string, args []string) (fa
 		return false, "", 0, err
 	}
 	defer os.RemoveAll(dir)
-	if err := copyTree(root, dir); err != nil {
+	if err := buildtest.CopyProject(root, dir); err != nil {
 		return false, "", 0, fmt.Errorf("copying %s: %w", root, err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, rel), []byte(source), 0o644); err != nil {
@@ -226,27 +227,6 @@ func MavenTest(ctx context.Context, root, rel, source string, args []string) (fa
 		return false, string(out), dur, fmt.Errorf("running mvn: %w: %s", err, lastLines(string(out), 10))
 	}
 	return false, string(out), dur, nil
-}
-
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() && (d.Name() == "target" || d.Name() == "build" || d.Name() == ".advertest" || d.Name() == ".gradle") && rel != "." {
-			return filepath.SkipDir
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
 }
 
 func lastLines(s string, n int) string {

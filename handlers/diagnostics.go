@@ -1,0 +1,274 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf16"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/javaparse"
+	"github.com/advertest/advertest-lsp/loop"
+	"github.com/advertest/advertest-lsp/loop/mutants"
+	"github.com/advertest/advertest-lsp/loop/report"
+)
+
+// DiagnosticSource is the source of every advertest diagnostic.
+const DiagnosticSource = "advertest"
+
+// PossibleBugCode is the code of the diagnostic on a method that a generated test fails on.
+const PossibleBugCode = "possible-bug"
+
+// methodResult is what the diagnostics of one method come from: its surviving mutants (lines
+// tracked across edits), the tests that cover them, the generated tests that fail on the
+// current code.
+type methodResult struct {
+	key          string
+	uri          protocol.DocumentURI
+	moduleRoot   string
+	class, query string
+	name         string
+	survivors    []report.Mutant
+	// withdrawn are the survivors whose line was edited since their evaluation.
+	withdrawn map[string]bool
+	// gone is set while the method cannot be found in the document.
+	gone         bool
+	covering     map[string][]string
+	possibleBugs []string
+}
+
+// results holds the method results of every document and publishes their diagnostics.
+type results struct {
+	h *Handler
+
+	mu sync.Mutex
+	// byURI holds the results of each document, by method key.
+	byURI map[protocol.DocumentURI]map[string]*methodResult
+	// published is the last set sent for each document (as JSON), to skip unchanged sets.
+	published map[protocol.DocumentURI]string
+}
+
+func newResults(h *Handler) *results {
+	return &results{h: h, byURI: map[protocol.DocumentURI]map[string]*methodResult{}, published: map[protocol.DocumentURI]string{}}
+}
+
+// survivorsOf returns the surviving mutants of a report.
+func survivorsOf(ms []report.Mutant) []report.Mutant {
+	var out []report.Mutant
+	for _, m := range ms {
+		if m.Status == report.Survived {
+			out = append(out, m)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// set replaces a method's result. The mutants' lines are those of the text the evaluation
+// ran on; publish carries them to the document's current text.
+func (r *results) set(res *methodResult) {
+	r.mu.Lock()
+	m := r.byURI[res.uri]
+	if m == nil {
+		m = map[string]*methodResult{}
+		r.byURI[res.uri] = m
+	}
+	if res.withdrawn == nil {
+		res.withdrawn = map[string]bool{}
+	}
+	m[res.key] = res
+	r.mu.Unlock()
+}
+
+// get returns a copy of a method's result.
+func (r *results) get(uri protocol.DocumentURI, key string) *methodResult {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	res := r.byURI[uri][key]
+	if res == nil {
+		return nil
+	}
+	c := *res
+	c.survivors = append([]report.Mutant(nil), res.survivors...)
+	return &c
+}
+
+// forURI returns copies of a document's results.
+func (r *results) forURI(uri protocol.DocumentURI) []*methodResult {
+	r.mu.Lock()
+	keys := make([]string, 0, len(r.byURI[uri]))
+	for k := range r.byURI[uri] {
+		keys = append(keys, k)
+	}
+	r.mu.Unlock()
+	sort.Strings(keys)
+	var out []*methodResult
+	for _, k := range keys {
+		if res := r.get(uri, k); res != nil {
+			out = append(out, res)
+		}
+	}
+	return out
+}
+
+// remove drops a method's result.
+func (r *results) remove(uri protocol.DocumentURI, key string) {
+	r.mu.Lock()
+	delete(r.byURI[uri], key)
+	r.mu.Unlock()
+}
+
+// clear drops a document's results and its published set (didClose).
+func (r *results) clear(uri protocol.DocumentURI) {
+	r.mu.Lock()
+	delete(r.byURI, uri)
+	_, had := r.published[uri]
+	delete(r.published, uri)
+	r.mu.Unlock()
+	if had {
+		_ = r.h.session.Client().PublishDiagnostics(context.Background(), uri, 0, []protocol.Diagnostic{})
+	}
+}
+
+// hasResults reports whether a document has any result.
+func (r *results) hasResults(uri protocol.DocumentURI) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.byURI[uri]) > 0
+}
+
+// findMethod finds a method in a parse by its class's binary name and its query name.
+func findMethod(f *javaparse.File, class, query string) *javaparse.Method {
+	for _, m := range f.Methods() {
+		if m.BinaryClassName == class && loop.QueryName(m) == query {
+			return m
+		}
+	}
+	return nil
+}
+
+// track carries every result of the document to its current text: a survivor moves to the
+// line that now holds its original text within the method, or is withdrawn; a method that
+// is no longer there hides its diagnostics. It returns the diagnostics.
+func (r *results) track(uri protocol.DocumentURI) ([]protocol.Diagnostic, int32, bool) {
+	doc, ok := r.h.session.Documents().Get(uri)
+	if !ok {
+		return nil, 0, false
+	}
+	diags := []protocol.Diagnostic{}
+	var version int32
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	byKey := r.byURI[uri]
+	if len(byKey) == 0 {
+		_, had := r.published[uri]
+		return diags, doc.Version(), had
+	}
+	keys := make([]string, 0, len(byKey))
+	for k := range byKey {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	doc.WithFile(func(f *javaparse.File, v int32) {
+		version = v
+		src := f.Source()
+		lines := f.Lines()
+		for _, k := range keys {
+			res := byKey[k]
+			m := findMethod(f, res.class, res.query)
+			res.gone = m == nil
+			if m == nil {
+				continue
+			}
+			for i, s := range res.survivors {
+				mm := mutants.Mutant{ID: s.ID, Line: s.Line, Original: s.Original, Mutated: s.Mutated}
+				moved, ok := mutants.Relocate(src, mm, m.StartLine, m.EndLine)
+				if !ok || moved.Original != s.Original {
+					res.withdrawn[s.ID] = true
+					continue
+				}
+				delete(res.withdrawn, s.ID)
+				res.survivors[i].Line = moved.Line
+				diags = append(diags, mutantDiagnostic(res.survivors[i], lines.LineText(moved.Line)))
+			}
+			if len(res.possibleBugs) > 0 {
+				diags = append(diags, possibleBugDiagnostic(lines, m, res.possibleBugs))
+			}
+		}
+	})
+	return diags, version, true
+}
+
+// publish sends the document's diagnostics when they changed since the last time.
+func (r *results) publish(uri protocol.DocumentURI) {
+	diags, version, ok := r.track(uri)
+	if !ok {
+		return
+	}
+	data, _ := json.Marshal(diags)
+	r.mu.Lock()
+	last, had := r.published[uri]
+	if had && last == string(data) {
+		r.mu.Unlock()
+		return
+	}
+	r.published[uri] = string(data)
+	r.mu.Unlock()
+	if err := r.h.session.Client().PublishDiagnostics(context.Background(), uri, version, diags); err != nil {
+		r.h.logger.Debug("publishDiagnostics", zap.Error(err))
+	}
+}
+
+// mutantDiagnostic is a surviving mutant on its line's code, without the indentation.
+func mutantDiagnostic(m report.Mutant, lineText string) protocol.Diagnostic {
+	trimmedLeft := strings.TrimLeft(lineText, " \t")
+	start := utf16Len(lineText[:len(lineText)-len(trimmedLeft)])
+	end := utf16Len(strings.TrimRight(lineText, " \t"))
+	line := uint32(m.Line - 1)
+	return protocol.Diagnostic{
+		Range: protocol.Range{
+			Start: protocol.Position{Line: line, Character: uint32(start)},
+			End:   protocol.Position{Line: line, Character: uint32(end)},
+		},
+		Severity: protocol.DiagnosticSeverityWarning,
+		Code:     m.ID,
+		Source:   DiagnosticSource,
+		Message:  describeMutant(m) + " survives: no test tells them apart",
+	}
+}
+
+// describeMutant names the change: the mutant's description, or the two lines' code.
+func describeMutant(m report.Mutant) string {
+	if m.Description != "" {
+		return m.Description
+	}
+	return fmt.Sprintf("`%s` → `%s`", strings.TrimSpace(m.Original), strings.TrimSpace(m.Mutated))
+}
+
+// possibleBugDiagnostic sits on the method's name and names the tests.
+func possibleBugDiagnostic(lines *javaparse.LineMap, m *javaparse.Method, tests []string) protocol.Diagnostic {
+	sl, sc := lines.Position(m.NameStartByte)
+	el, ec := lines.Position(m.NameEndByte)
+	names := make([]string, len(tests))
+	for i, t := range tests {
+		names[i] = "`" + t + "`"
+	}
+	what := "a generated test fails"
+	if len(tests) > 1 {
+		what = fmt.Sprintf("%d generated tests fail", len(tests))
+	}
+	return protocol.Diagnostic{
+		Range:    protocol.Range{Start: protocol.Position{Line: uint32(sl), Character: uint32(sc)}, End: protocol.Position{Line: uint32(el), Character: uint32(ec)}},
+		Severity: protocol.DiagnosticSeverityInformation,
+		Code:     PossibleBugCode,
+		Source:   DiagnosticSource,
+		Message:  fmt.Sprintf("possible bug: %s on the current code: %s", what, strings.Join(names, ", ")),
+	}
+}
+
+func utf16Len(s string) int { return len(utf16.Encode([]rune(s))) }

@@ -1,0 +1,74 @@
+package handlers_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/advertest/advertest-lsp/loop/llm/llmtest"
+	"github.com/advertest/advertest-lsp/server/lsptest"
+)
+
+// TestGenerateWithScriptedLLM runs generateTests with agents llm against a scripted
+// OpenAI-compatible endpoint: the LLM's tests and mutants reach the report, the state and the
+// workspace edit, and the requests carry temperature 0.
+func TestGenerateWithScriptedLLM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Maven and JVMs")
+	}
+	const initial = "package org.acme;\nimport org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.*;\nclass T {\n    @Test\n    void clampKeepsInside() {\n        assertEquals(5, PriceCalculator.clamp(5, 0, 10));\n    }\n}"
+	const killer = "package org.acme;\nimport org.junit.jupiter.api.Test;\nimport static org.junit.jupiter.api.Assertions.*;\nclass T {\n    @Test\n    void clampRaisesToLo() {\n        assertEquals(0, PriceCalculator.clamp(-5, 0, 10));\n    }\n}"
+	fence := func(body string) string { return "```java\n" + body + "\n```" }
+	srv := llmtest.Start(t, func(req *llmtest.Request, n int) llmtest.Response {
+		last := req.Last()
+		switch {
+		case strings.Contains(last, "diverse mutants"):
+			return llmtest.Reply(`{"mutants":[{"line":30,"original":"            return lo;","mutated":"            return lo + 1;"}]}`, 60, 40)
+		case strings.Contains(last, "cover every path"):
+			return llmtest.Reply(fence(initial), 60, 40)
+		case strings.Contains(req.Prompt(), `"mutants"`):
+			return llmtest.Reply(`{"mutants":[]}`, 20, 5)
+		}
+		return llmtest.Reply(fence(killer), 60, 40)
+	})
+	module := copyExample(t, "maven-calculator")
+	srcPath := filepath.Join(module, "src", "main", "java", "org", "acme", "PriceCalculator.java")
+	data, err := os.ReadFile(srcPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri := "file://" + srcPath
+	s := startSession(t, module, map[string]any{"agents": "llm", "rounds": 1, "llm": map[string]any{"baseURL": srv.URL, "model": "scripted"}}, editorCaps())
+	openDoc(s.c, uri, "java", string(data))
+	from := s.mark()
+	res := s.command("advertest.generateTests", map[string]any{"uri": uri, "position": map[string]any{"line": 28, "character": 12}})
+	end, _ := s.waitEnd(from, res["job"].(string))
+	if !strings.Contains(end.Message, "tests") || strings.Contains(end.Message, "failed") {
+		t.Fatalf("end %q", end.Message)
+	}
+	edit, _ := s.waitFrom(from, "the edit", func(m lsptest.Message) bool { return m.Method == "workspace/applyEdit" })
+	_, _, text := textOfEdit(t, edit)
+	if !strings.Contains(text, "clampKeepsInside") || !strings.Contains(text, "clampRaisesToLo") {
+		t.Errorf("the suite lacks the LLM's tests:\n%s", text)
+	}
+	matches, _ := filepath.Glob(filepath.Join(module, ".advertest", "methods", "org.acme.PriceCalculator", "clamp*.json"))
+	if len(matches) != 1 {
+		t.Fatalf("state files %v", matches)
+	}
+	st, _ := os.ReadFile(matches[0])
+	if !strings.Contains(string(st), `"origin": "llm"`) || strings.Contains(string(st), `"requests": 0`) {
+		t.Errorf("the state has no LLM mutant or no LLM usage")
+	}
+	reqs := srv.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("no request reached the endpoint")
+	}
+	for _, r := range reqs {
+		if r.Temperature == nil || *r.Temperature != 0 || r.Model != "scripted" {
+			t.Errorf("request: model %q, temperature %v", r.Model, r.Temperature)
+			break
+		}
+	}
+	s.shutdown()
+}

@@ -1,0 +1,210 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/jobs"
+	"github.com/advertest/advertest-lsp/loop"
+)
+
+// progress reports one job to the client: $/progress with a token when the client supports
+// work-done progress, else a window/showMessage at the start and the end.
+type progress struct {
+	h     *Handler
+	job   *jobs.Job
+	title string
+	// token is nil when the client has no work-done progress.
+	token *protocol.ProgressToken
+
+	// The fields below are only touched by the job's goroutine (sinks are called from the
+	// engine's goroutines, so report is guarded by mu).
+	mu       chanMutex
+	lastMsg  string
+	lastPct  uint32
+	round    int
+	rounds   int
+	mutants  int
+	score    *float64
+	analysis bool
+	ended    bool
+	// summary is the end's message when the job succeeds.
+	summary string
+}
+
+// endWith ends the progress for a job that returned err.
+func (p *progress) endWith(j *jobs.Job, err error) {
+	j.End()
+	p.end(p.summary, err)
+}
+
+// chanMutex is a mutex that a job's sink can take from any goroutine.
+type chanMutex chan struct{}
+
+func (m chanMutex) Lock()   { m <- struct{}{} }
+func (m chanMutex) Unlock() { <-m }
+
+// queued returns the callback for a job that must wait for a free slot: its progress
+// begins at once, saying so, and the job takes it over when it runs.
+func (h *Handler) queued(title string, analysis bool) func(*jobs.Job) {
+	return func(j *jobs.Job) {
+		p := h.beginProgress(j.Context(), j, title, "waiting for another job to finish", analysis)
+		h.progressMu.Lock()
+		h.pendingProgress[j.ID] = p
+		h.progressMu.Unlock()
+	}
+}
+
+// beginProgress starts the job's progress with its title ("AdverTest: `clamp`"), or takes
+// over the one begun while the job waited.
+func (h *Handler) beginProgress(ctx context.Context, job *jobs.Job, title, message string, analysis bool) *progress {
+	h.progressMu.Lock()
+	pending := h.pendingProgress[job.ID]
+	delete(h.pendingProgress, job.ID)
+	h.progressMu.Unlock()
+	if pending != nil {
+		pending.report(message, 0)
+		return pending
+	}
+	p := &progress{h: h, job: job, title: title, mu: make(chanMutex, 1), analysis: analysis}
+	// A job cancelled before it ran still begins and ends its progress: the client's
+	// answers must not depend on the job's context.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	caps := h.ClientCapabilities()
+	client := h.session.Client()
+	if caps.Window != nil && caps.Window.WorkDoneProgress {
+		token := protocol.NewProgressToken("advertest/job/" + job.ID)
+		if err := client.CreateProgress(ctx, *token); err != nil {
+			h.logger.Info("the client refused a progress token; reporting with messages", zap.Error(err))
+		} else {
+			p.token = token
+			h.progressMu.Lock()
+			h.progressJobs[token.String()] = job.ID
+			h.progressMu.Unlock()
+			_ = client.Progress(ctx, *token, map[string]any{
+				"kind": "begin", "title": title, "cancellable": true, "message": message, "percentage": 0,
+			})
+			return p
+		}
+	}
+	_ = client.ShowMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("%s: %s (job %s)", title, message, job.ID))
+	return p
+}
+
+// report sends a report when the message or the percentage changed.
+func (p *progress) report(msg string, pct int) {
+	if pct < 0 {
+		pct = 0
+	}
+	if pct > 100 {
+		pct = 100
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ended || p.token == nil || (msg == p.lastMsg && uint32(pct) == p.lastPct) {
+		return
+	}
+	if uint32(pct) < p.lastPct {
+		pct = int(p.lastPct) // percentages never go back
+	}
+	p.lastMsg, p.lastPct = msg, uint32(pct)
+	_ = p.h.session.Client().Progress(context.Background(), *p.token, map[string]any{
+		"kind": "report", "cancellable": true, "message": msg, "percentage": pct,
+	})
+}
+
+// event turns a loop event into a report: "round 3/5 · evaluating 7/14 · 14 mutants · score 64%".
+func (p *progress) event(e loop.Event) {
+	p.mu.Lock()
+	if e.Rounds > 0 {
+		p.round, p.rounds = e.Round, e.Rounds
+	}
+	if e.Mutants > 0 {
+		p.mutants = e.Mutants
+	}
+	if e.Score != nil || e.Verdicts != nil {
+		p.score = e.Score
+	}
+	round, rounds, mutants, score := p.round, p.rounds, p.mutants, p.score
+	p.mu.Unlock()
+
+	var step string
+	frac := 0.0
+	switch e.Phase {
+	case loop.PhaseProject:
+		step = "loading the project"
+	case loop.PhaseTests:
+		step = "T writes tests"
+		if e.Total > 0 {
+			step = fmt.Sprintf("T writes tests %d/%d", e.Done, e.Total)
+			frac = 0.4 * float64(e.Done) / float64(e.Total)
+		}
+	case loop.PhaseMutants:
+		step, frac = "M writes mutants", 0.2
+	case loop.PhaseBaseline:
+		step, frac = "running the suite", 0.4
+	case loop.PhaseEvaluate:
+		step, frac = "evaluating mutants", 0.5
+		if e.Total > 0 {
+			step = fmt.Sprintf("evaluating %d/%d", e.Done, e.Total)
+			frac = 0.5 + 0.5*float64(e.Done)/float64(e.Total)
+		}
+	case loop.PhaseDone:
+		return
+	}
+	msg := step
+	pct := int(100 * frac)
+	if !p.analysis && rounds > 0 {
+		msg = fmt.Sprintf("round %d/%d · %s", round, rounds, step)
+		pct = int(100 * (float64(round) + frac) / float64(rounds+1))
+	}
+	if mutants > 0 {
+		msg += fmt.Sprintf(" · %d mutants", mutants)
+	}
+	if score != nil {
+		msg += fmt.Sprintf(" · score %.0f%%", 100**score)
+	}
+	p.report(msg, pct)
+}
+
+// end closes the progress with the summary, "canceled" or "failed: why".
+func (p *progress) end(summary string, err error) {
+	p.mu.Lock()
+	if p.ended {
+		p.mu.Unlock()
+		return
+	}
+	p.ended = true
+	p.mu.Unlock()
+	msg := summary
+	typ := protocol.MessageTypeInfo
+	switch {
+	case err == nil:
+	case errors.Is(err, jobs.ErrReplaced):
+		msg = "canceled: replaced by a newer run"
+	case errors.Is(err, context.Canceled) || errors.Is(err, jobs.ErrCancelled) || errors.Is(err, jobs.ErrClosed):
+		msg = "canceled"
+	default:
+		msg = "failed: " + err.Error()
+		typ = protocol.MessageTypeError
+	}
+	client := p.h.session.Client()
+	ctx := context.Background()
+	if p.token != nil {
+		_ = client.Progress(ctx, *p.token, map[string]any{"kind": "end", "message": msg})
+		p.h.progressMu.Lock()
+		delete(p.h.progressJobs, p.token.String())
+		p.h.progressMu.Unlock()
+		if typ == protocol.MessageTypeError {
+			_ = client.ShowMessage(ctx, typ, fmt.Sprintf("%s: %s", p.title, msg))
+		}
+		return
+	}
+	_ = client.ShowMessage(ctx, typ, fmt.Sprintf("%s: %s (job %s)", p.title, msg, p.job.ID))
+}
