@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/server/lsptest"
 )
 
@@ -25,7 +26,7 @@ func BenchmarkBusyServer(b *testing.B) {
 }
 
 func busyScenario(b *testing.B) {
-	module := copyExample(b, "maven-calculator")
+	module := buildtest.CopyExample(b, "maven-calculator")
 	srcPath := filepath.Join(module, "src", "main", "java", "org", "acme", "PriceCalculator.java")
 	data, err := os.ReadFile(srcPath)
 	if err != nil {

@@ -47,7 +47,7 @@ func (h *Handler) CodeAction(_ context.Context, params *protocol.CodeActionParam
 			h.logger.Debug("codeAction position outside the document", zap.String("uri", string(uri)), zap.Error(err))
 			return
 		}
-		method = f.MethodAt(off)
+		method = methodAt(f, int(pos.Line), off)
 	})
 	if method == nil {
 		return actions, nil
@@ -69,6 +69,25 @@ func (h *Handler) CodeAction(_ context.Context, params *protocol.CodeActionParam
 		})
 	}
 	return actions, nil
+}
+
+// methodAt is the method at byte offset off on the 0-based line: the innermost one holding
+// the offset, else the one that starts on the line when the cursor is in the indentation
+// before its first modifier or annotation (MethodAt's range starts there).
+func methodAt(f *javaparse.File, line, off int) *javaparse.Method {
+	if m := f.MethodAt(off); m != nil {
+		return m
+	}
+	m := f.MethodAtLine(line + 1) // javaparse lines are 1-based
+	if m == nil || m.StartLine != line+1 || off > m.StartByte {
+		return nil
+	}
+	lines := f.Lines()
+	indent := lines.Column(m.StartByte) - 1
+	if text := lines.LineText(line + 1); indent > len(text) || strings.TrimSpace(text[:indent]) != "" {
+		return nil // something else comes first on the line: the cursor is not in its indentation
+	}
+	return m
 }
 
 // KillMutantTitle is the quick fix's title on a surviving-mutant diagnostic.

@@ -217,7 +217,7 @@ func (h *Handler) targetAt(command string, arg *MethodArgument) (*Target, error)
 				posErr = err
 				return
 			}
-			method = f.MethodAt(off)
+			method = methodAt(f, int(arg.Position.Line), off)
 		})
 	)
 	switch {

@@ -25,5 +25,8 @@
 // Handlers are thin where they can be: transport, routing, parameter
 // decoding, request cancellation and the open documents belong to package
 // server; Java parsing to javaparse; the game to loop; settings to package
-// settings. Only this package converts to and from protocol types.
+// settings; the build and the JVM (module roots, opening the warm projects,
+// the generated suite's test file, the offline and LLM agents) to package
+// jobs, so that this package imports neither buildtools nor the agents. Only
+// this package converts to and from protocol types.
 package handlers

@@ -47,8 +47,11 @@ public class Calc {
 // Lines (0-based) of calcJava used below.
 const (
 	lineField      = 5  // private int count
+	lineCtor       = 7  // public Calc(int start) {
 	lineCtorBody   = 8  // this.count = start;
+	lineClamp      = 11 // public static int clamp(int x, int lo, int hi) {
 	lineClampIf    = 12 // if (x < lo) {
+	lineInner      = 18 // static class Inner {
 	lineInnerTwice = 20 // return v * 2;
 	lineClassClose = 23 // }
 )
@@ -266,13 +269,21 @@ func TestCodeActions(t *testing.T) {
 	wantMethodActions(t, actions, "twice")
 	_, actions = codeActions(t, c, codeActionParams(uri, lineClampIf, 12, "refactor"))
 	wantMethodActions(t, actions, "clamp")
+	// In the indentation before the first modifier: MethodAt's range starts at the modifier,
+	// the method's lines hold the cursor.
+	_, actions = codeActions(t, c, codeActionParams(uri, lineClamp, 2))
+	wantMethodActions(t, actions, "clamp")
+	_, actions = codeActions(t, c, codeActionParams(uri, lineCtor, 0))
+	wantMethodActions(t, actions, "Calc")
 
 	for name, params := range map[string]map[string]any{
-		"outside any method":    codeActionParams(uri, lineField, 8),
-		"only quickfix":         codeActionParams(uri, lineClampIf, 12, "quickfix"),
-		"only refactor.extract": codeActionParams(uri, lineClampIf, 12, "refactor.extract"),
-		"past the end":          codeActionParams(uri, 400, 0),
-		"document not open":     codeActionParams("file:///ws/Other.java", 1, 1),
+		"outside any method":     codeActionParams(uri, lineField, 8),
+		"indentation of a class": codeActionParams(uri, lineInner, 2),
+		"indentation of a field": codeActionParams(uri, lineField, 2),
+		"only quickfix":          codeActionParams(uri, lineClampIf, 12, "quickfix"),
+		"only refactor.extract":  codeActionParams(uri, lineClampIf, 12, "refactor.extract"),
+		"past the end":           codeActionParams(uri, 400, 0),
+		"document not open":      codeActionParams("file:///ws/Other.java", 1, 1),
 	} {
 		if raw, _ := codeActions(t, c, params); raw != "[]" {
 			t.Errorf("%s: actions = %s, want []", name, raw)
@@ -317,6 +328,9 @@ func TestExecuteCommand(t *testing.T) {
 		{"nested class", "advertest.analyzeMutants", arg(uri, lineInnerTwice, 0), handlers.Target{
 			File: "src/main/java/org/acme/Calc.java", Class: "org.acme.Calc$Inner", Method: "twice",
 			Signature: "int twice(int v)", StartLine: 20, EndLine: 22}},
+		{"indentation before the modifiers", "advertest.analyzeMutants", arg(uri, lineClamp, 2), handlers.Target{
+			File: "src/main/java/org/acme/Calc.java", Class: "org.acme.Calc", Method: "clamp",
+			Signature: "public static int clamp(int x, int lo, int hi)", StartLine: 12, EndLine: 17}},
 	} {
 		var got struct {
 			Target handlers.Target `json:"target"`

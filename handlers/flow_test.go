@@ -3,7 +3,6 @@ package handlers_test
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,39 +14,11 @@ import (
 	"go.uber.org/zap/zaptest"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/handlers"
 	"github.com/advertest/advertest-lsp/server"
 	"github.com/advertest/advertest-lsp/server/lsptest"
 )
-
-// copyExample copies one of the repository's example projects into a temporary folder, without
-// build outputs.
-func copyExample(t testing.TB, name string) string {
-	t.Helper()
-	src := filepath.Join("..", "examples", name)
-	dst := filepath.Join(t.TempDir(), name)
-	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() && (d.Name() == "target" || d.Name() == "build" || d.Name() == ".gradle" || d.Name() == ".advertest") {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 // editorCaps are the capabilities of an editor with work-done progress, versioned document
 // changes with file creation, and workspace/configuration.
@@ -317,7 +288,7 @@ func TestEditorFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Maven and JVMs")
 	}
-	module := copyExample(t, "maven-calculator")
+	module := buildtest.CopyExample(t, "maven-calculator")
 	srcPath := filepath.Join(module, "src", "main", "java", "org", "acme", "PriceCalculator.java")
 	data, err := os.ReadFile(srcPath)
 	if err != nil {
@@ -371,12 +342,16 @@ func TestEditorFlow(t *testing.T) {
 		if reports == 0 {
 			t.Errorf("no progress report with a percentage and counts: %+v", all)
 		}
-		if !strings.Contains(end.Message, "score 62%") || !strings.Contains(end.Message, "9 of 24 mutants survive") {
+		// The weak suite leaves 9 of clamp's 24 mutants alive (score 62%); under a heavy load
+		// a survivor's test may overrun its budget and turn into a timeout, which is no
+		// survivor: the diagnostics must match the count the job reports either way.
+		var survivors, total int
+		if _, err := fmt.Sscanf(survivorCount(end.Message), "%d of %d", &survivors, &total); err != nil || total != 24 || survivors < 8 || survivors > 9 {
 			t.Errorf("progress end %q", end.Message)
 		}
 		ds := s.latestDiagnostics(uri)
-		if len(ds) != 9 {
-			t.Fatalf("%d diagnostics, want the 9 survivors: %+v", len(ds), ds)
+		if len(ds) != survivors {
+			t.Fatalf("%d diagnostics, want the %d survivors: %+v", len(ds), survivors, ds)
 		}
 		d := withMessage(ds, "`value > hi` → `value >= hi`")
 		if d == nil {
@@ -603,4 +578,17 @@ func TestEditorFlow(t *testing.T) {
 		s2.shutdown()
 	})
 	_ = fmt.Sprint
+}
+
+// survivorCount picks "N of M" out of a progress end such as "score 62% · 9 of 24 mutants survive".
+func survivorCount(msg string) string {
+	i := strings.Index(msg, " mutants survive")
+	if i < 0 {
+		return msg
+	}
+	j := strings.LastIndex(msg[:i], "·")
+	if j < 0 {
+		return strings.TrimSpace(msg[:i])
+	}
+	return strings.TrimSpace(msg[j+len("·") : i])
 }

@@ -10,7 +10,6 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/advertest/advertest-lsp/buildtools"
 	"github.com/advertest/advertest-lsp/jobs"
 	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/server"
@@ -99,7 +98,7 @@ func New(session *server.Session, opts Options) *Handler {
 	}
 	h.results = newResults(h)
 	h.jobs = jobs.NewManager(h.settings.JobsMax, session.Go)
-	h.projects = jobs.NewProjects(session.Background(), h.openProject, h.logger)
+	h.projects = jobs.NewProjects(session.Background(), jobs.ProjectOpener(h.Settings, opts.CacheDir, h.logger), h.logger)
 	// When the session ends (shutdown, or the connection's end), the jobs stop and the
 	// worker JVMs go; the server waits for this before Serve returns.
 	session.Go("projects", func(ctx context.Context) {
@@ -134,21 +133,6 @@ func (h *Handler) workspaceRoots() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]string(nil), h.roots...)
-}
-
-// openProject opens a module's project with the current settings.
-func (h *Handler) openProject(ctx context.Context, javaFile string) (*buildtools.Project, error) {
-	s := h.Settings()
-	cfg := s.LoopConfig()
-	loader := buildtools.NewLoader(buildtools.Options{MavenArgs: cfg.MavenArgs, Logger: h.logger, CacheDir: h.opts.CacheDir})
-	return buildtools.OpenProject(ctx, loader, javaFile, buildtools.ProjectOptions{
-		Workers:         cfg.Workers,
-		TimeoutFactor:   cfg.MutantTimeoutFactor,
-		TimeoutConstant: cfg.MutantTimeoutConstant,
-		JacocoAgentJar:  cfg.JacocoAgentPath,
-		CacheDir:        h.opts.CacheDir,
-		Logger:          h.logger,
-	})
 }
 
 // stopAll cancels every job, waits for them briefly, and closes the projects (their worker

@@ -12,13 +12,9 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/advertest/advertest-lsp/buildtools"
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/jobs"
 	"github.com/advertest/advertest-lsp/loop"
-	"github.com/advertest/advertest-lsp/loop/engine"
-	"github.com/advertest/advertest-lsp/loop/llm"
-	"github.com/advertest/advertest-lsp/loop/offline"
 	"github.com/advertest/advertest-lsp/loop/report"
 	"github.com/advertest/advertest-lsp/loop/state"
 	"github.com/advertest/advertest-lsp/server"
@@ -54,7 +50,7 @@ func snapshotMethod(doc *server.Document, off int, class, query string) (*method
 	if path == "" {
 		return nil, fmt.Errorf("%s is not a file on disk", doc.URI())
 	}
-	root, _, err := buildtools.FindModuleRoot(path)
+	root, err := jobs.ModuleRoot(path)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +60,8 @@ func snapshotMethod(doc *server.Document, off int, class, query string) (*method
 	}
 	var m *javaparse.Method
 	if off >= 0 {
-		m = f.MethodAt(off)
+		line, _ := f.Lines().Position(off)
+		m = methodAt(f, line, off)
 	} else {
 		m = findMethod(f, class, query)
 	}
@@ -83,58 +80,15 @@ func (h *Handler) project(ctx context.Context, p *progress, snap *methodSnapshot
 	return h.projects.Get(ctx, snap.path, s.ProjectKey())
 }
 
-// llmConfig is the LLM client's configuration from the settings.
-func (h *Handler) llmConfig(s settings.Settings) llm.Config {
-	c := llm.DefaultConfig(h.opts.Getenv)
-	c.BaseURL, c.Model, c.APIKeyEnv = s.LLM.BaseURL, s.LLM.Model, s.LLM.APIKeyEnv
-	c.Temperature = s.LLM.Temperature
-	c.MaxConcurrency = s.LLM.MaxConcurrency
-	c.RequestTimeoutSeconds = s.LLM.RequestTimeoutSeconds
-	c.Pricing = llm.Pricing{InputPerMTok: s.LLM.InputPerMTok, OutputPerMTok: s.LLM.OutputPerMTok}
-	c.Budget = llm.Budget{MaxTokens: s.MaxTokens, MaxUSD: s.MaxUSD}
-	c.RepairAttempts = s.RepairAttempts
-	return c
-}
-
-// agents makes T and M for a job, as the agents setting says: the LLM's with llm, or with
-// auto when a model and an API key (or a loopback base URL) are configured; else the offline
-// ones. configure adds the LLM's budget and usage hooks to the job's loop configuration.
+// agents makes T and M for a job: with the Agents option's factory when there is one, else
+// as the agents setting says (jobs.Agents). configure adds the LLM's budget and usage hooks to
+// the job's loop configuration.
 func (h *Handler) agents(ctx context.Context, w *jobs.Warm, s settings.Settings) (players loop.Agents, configure func(*loop.Config), err error) {
-	configure = func(*loop.Config) {}
 	if h.opts.Agents != nil {
 		players, err = h.opts.Agents(ctx, w, s)
-		return players, configure, err
+		return players, func(*loop.Config) {}, err
 	}
-	lc := h.llmConfig(s)
-	useLLM := false
-	switch s.Agents {
-	case "llm":
-		if err := lc.Validate(h.opts.Getenv); err != nil {
-			return loop.Agents{}, nil, fmt.Errorf("agents llm: %w", err)
-		}
-		useLLM = true
-	case "auto":
-		useLLM = lc.Configured(h.opts.Getenv) && lc.Validate(h.opts.Getenv) == nil
-	}
-	if useLLM {
-		client, err := llm.NewClient(lc, llm.ClientOptions{Logger: h.logger, Getenv: h.opts.Getenv})
-		if err != nil {
-			return loop.Agents{}, nil, err
-		}
-		players, _, _ = llm.Agents(client, w.Project.Pool, h.logger)
-		return players, func(c *loop.Config) { c.Budget, c.Usage = client.Budget, client.Usage }, nil
-	}
-	t, err := w.Extra("offline", func() (any, func() error, error) {
-		a, err := offline.New(w.Project.Pool, offline.Options{Logger: h.logger, CacheDir: h.opts.CacheDir})
-		if err != nil {
-			return nil, nil, err
-		}
-		return a, a.Close, nil
-	})
-	if err != nil {
-		return loop.Agents{}, nil, err
-	}
-	return loop.Agents{T: t.(*offline.Agent), M: loop.RuleMutantAgent{}}, configure, nil
+	return jobs.Agents(w, s, jobs.AgentOptions{Getenv: h.opts.Getenv, CacheDir: h.opts.CacheDir, Logger: h.logger})
 }
 
 // jobErr is the error a job ends with: the cause of its context's end when there is one.
@@ -158,22 +112,6 @@ func (h *Handler) startMethodJob(kind string, snap *methodSnapshot) *jobs.Job {
 			h.runAnalyze(j, snap, nil, state.KindAnalyze)
 		}
 	})
-}
-
-// covering lists, for each survivor, the tests that execute its line on the original.
-func covering(base *engine.Baseline, ms []report.Mutant) map[string][]string {
-	out := map[string][]string{}
-	if base == nil {
-		return out
-	}
-	for _, m := range survivorsOf(ms) {
-		var names []string
-		for _, id := range base.TestsFor(m.Line) {
-			names = append(names, id.String())
-		}
-		out[m.ID] = names
-	}
-	return out
 }
 
 // show sets a method's result from verdicts on the snapshot and publishes it.
@@ -243,14 +181,14 @@ func (h *Handler) runAnalyze(j *jobs.Job, snap *methodSnapshot, prev *state.Meth
 		kind = prev.Kind
 		opts.Mutants = loop.CarryMutants(target, prev.Report.Mutants, prev.MethodText)
 		if prev.Kind == state.KindGenerate {
-			opts.GeneratedClass, opts.GeneratedSource = h.generatedSuite(warm.Project, snap, prev)
+			opts.GeneratedClass, opts.GeneratedSource = h.generatedSuite(warm, snap, prev)
 		}
 	}
 	a, runErr := loop.AnalyzeSuite(ctx, warm.Project, target, opts, s.LoopConfig(), p.event)
 	if runErr != nil {
 		err = jobErr(j, runErr)
 		if a != nil && len(a.Report.Mutants) > 0 && !errors.Is(err, jobs.ErrReplaced) {
-			h.show(snap, a.Report.Mutants, covering(a.Baseline, a.Report.Mutants), nil)
+			h.show(snap, a.Report.Mutants, jobs.Covering(a.Baseline, a.Report.Mutants), nil)
 		}
 		return
 	}
@@ -261,7 +199,7 @@ func (h *Handler) runAnalyze(j *jobs.Job, snap *methodSnapshot, prev *state.Meth
 			rep.Tests.File = prev.Report.Tests.File
 		}
 	}
-	cover := covering(a.Baseline, rep.Mutants)
+	cover := jobs.Covering(a.Baseline, rep.Mutants)
 	h.show(snap, rep.Mutants, cover, shortNames(rep.Tests.FailingOnOriginal))
 	h.saveState(ctx, snap, kind, historyKind, rep, cover)
 	p.summary = summary(rep)
@@ -269,7 +207,7 @@ func (h *Handler) runAnalyze(j *jobs.Job, snap *methodSnapshot, prev *state.Meth
 
 // generatedSuite is the generated class's name and text for an on-save analysis: the open
 // buffer or the file on disk when it carries the marker, else the suite kept in the state.
-func (h *Handler) generatedSuite(proj *buildtools.Project, snap *methodSnapshot, prev *state.Method) (string, string) {
+func (h *Handler) generatedSuite(warm *jobs.Warm, snap *methodSnapshot, prev *state.Method) (string, string) {
 	pkg := ""
 	if i := strings.LastIndexByte(snap.method.TopLevelClass, '.'); i >= 0 {
 		pkg = snap.method.TopLevelClass[:i]
@@ -279,7 +217,7 @@ func (h *Handler) generatedSuite(proj *buildtools.Project, snap *methodSnapshot,
 	if pkg != "" {
 		class = pkg + "." + simple
 	}
-	path := proj.Module.TestFileFor(pkg, simple)
+	path := warm.TestFileFor(pkg, simple)
 	if doc, ok := h.session.Documents().Get(fileURI(path)); ok {
 		if text := doc.Text(); loop.HasMarker(text) {
 			return class, string(text)
@@ -347,7 +285,7 @@ func (h *Handler) runGenerate(j *jobs.Job, snap *methodSnapshot, historyKind str
 		out, runErr = loop.Run(ctx, warm.Project, snap.target(), cfg, agents, sink)
 	} else {
 		var existing []byte
-		if _, text := h.generatedSuite(warm.Project, snap, prev); text != "" {
+		if _, text := h.generatedSuite(warm, snap, prev); text != "" {
 			existing = []byte(text)
 		}
 		out, runErr = loop.Round(ctx, warm.Project, snap.target(), prev.Report.Mutants, prev.MethodText, existing, cfg, agents, sink)
@@ -357,7 +295,7 @@ func (h *Handler) runGenerate(j *jobs.Job, snap *methodSnapshot, historyKind str
 		return
 	}
 	rep := out.Report
-	cover := covering(out.Baseline, rep.Mutants)
+	cover := jobs.Covering(out.Baseline, rep.Mutants)
 	h.show(snap, rep.Mutants, cover, shortNames(rep.Tests.FailingOnOriginal))
 	h.saveState(ctx, snap, state.KindGenerate, historyKind, rep, cover)
 	p.summary = summary(rep)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/loop/llm/llmtest"
 	"github.com/advertest/advertest-lsp/server/lsptest"
 )
@@ -32,7 +33,7 @@ func TestGenerateWithScriptedLLM(t *testing.T) {
 		}
 		return llmtest.Reply(fence(killer), 60, 40)
 	})
-	module := copyExample(t, "maven-calculator")
+	module := buildtest.CopyExample(t, "maven-calculator")
 	srcPath := filepath.Join(module, "src", "main", "java", "org", "acme", "PriceCalculator.java")
 	data, err := os.ReadFile(srcPath)
 	if err != nil {

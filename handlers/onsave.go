@@ -7,7 +7,6 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/advertest/advertest-lsp/buildtools"
 	"github.com/advertest/advertest-lsp/jobs"
 	"github.com/advertest/advertest-lsp/loop/state"
 	"github.com/advertest/advertest-lsp/settings"
@@ -15,7 +14,7 @@ import (
 
 // statesOf reads the states of a document's methods from its module's .advertest/.
 func statesOf(path string) (root string, states []*state.Method, err error) {
-	root, _, err = buildtools.FindModuleRoot(path)
+	root, err = jobs.ModuleRoot(path)
 	if err != nil {
 		return "", nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/server/lsptest"
 )
 
@@ -20,7 +21,7 @@ func TestPlainClientOnGradle(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Gradle and JVMs")
 	}
-	module := copyExample(t, "gradle-inventory")
+	module := buildtest.CopyExample(t, "gradle-inventory")
 	srcPath := filepath.Join(module, "src", "main", "java", "org", "acme", "inventory", "Pricing.java")
 	data, err := os.ReadFile(srcPath)
 	if err != nil {

@@ -1,0 +1,85 @@
+package jobs
+
+import (
+	"fmt"
+	"os"
+
+	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/loop"
+	"github.com/advertest/advertest-lsp/loop/llm"
+	"github.com/advertest/advertest-lsp/loop/offline"
+	"github.com/advertest/advertest-lsp/settings"
+)
+
+// AgentOptions are what making a job's agents needs besides the settings.
+type AgentOptions struct {
+	// Getenv reads the environment: the LLM's API key and defaults (nil: os.Getenv).
+	Getenv func(string) string
+	// CacheDir holds the offline agent's cache ("": the user's cache folder).
+	CacheDir string
+	Logger   *zap.Logger
+}
+
+func (o AgentOptions) withDefaults() AgentOptions {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Logger == nil {
+		o.Logger = zap.NewNop()
+	}
+	return o
+}
+
+// LLMConfig is the LLM client's configuration from the settings, over the defaults getenv
+// gives.
+func LLMConfig(s settings.Settings, getenv func(string) string) llm.Config {
+	c := llm.DefaultConfig(getenv)
+	c.BaseURL, c.Model, c.APIKeyEnv = s.LLM.BaseURL, s.LLM.Model, s.LLM.APIKeyEnv
+	c.Temperature = s.LLM.Temperature
+	c.MaxConcurrency = s.LLM.MaxConcurrency
+	c.RequestTimeoutSeconds = s.LLM.RequestTimeoutSeconds
+	c.Pricing = llm.Pricing{InputPerMTok: s.LLM.InputPerMTok, OutputPerMTok: s.LLM.OutputPerMTok}
+	c.Budget = llm.Budget{MaxTokens: s.MaxTokens, MaxUSD: s.MaxUSD}
+	c.RepairAttempts = s.RepairAttempts
+	return c
+}
+
+// Agents makes T and M for a job on a warm project, as the agents setting says: the LLM's
+// with llm, or with auto when a model and an API key (or a loopback base URL) are
+// configured; else the offline ones, made once per warm project and closed with it.
+// configure adds the LLM's budget and usage hooks to the job's loop configuration.
+func Agents(w *Warm, s settings.Settings, opts AgentOptions) (players loop.Agents, configure func(*loop.Config), err error) {
+	opts = opts.withDefaults()
+	configure = func(*loop.Config) {}
+	lc := LLMConfig(s, opts.Getenv)
+	useLLM := false
+	switch s.Agents {
+	case "llm":
+		if err := lc.Validate(opts.Getenv); err != nil {
+			return loop.Agents{}, nil, fmt.Errorf("agents llm: %w", err)
+		}
+		useLLM = true
+	case "auto":
+		useLLM = lc.Configured(opts.Getenv) && lc.Validate(opts.Getenv) == nil
+	}
+	if useLLM {
+		client, err := llm.NewClient(lc, llm.ClientOptions{Logger: opts.Logger, Getenv: opts.Getenv})
+		if err != nil {
+			return loop.Agents{}, nil, err
+		}
+		players, _, _ = llm.Agents(client, w.Project.Pool, opts.Logger)
+		return players, func(c *loop.Config) { c.Budget, c.Usage = client.Budget, client.Usage }, nil
+	}
+	t, err := w.Extra("offline", func() (any, func() error, error) {
+		a, err := offline.New(w.Project.Pool, offline.Options{Logger: opts.Logger, CacheDir: opts.CacheDir})
+		if err != nil {
+			return nil, nil, err
+		}
+		return a, a.Close, nil
+	})
+	if err != nil {
+		return loop.Agents{}, nil, err
+	}
+	return loop.Agents{T: t.(*offline.Agent), M: loop.RuleMutantAgent{}}, configure, nil
+}
