@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/advertest
 
-.PHONY: deps build test demo bench vet
+.PHONY: deps build test demo bench vet test-editors test-vscode test-nvim
 
 deps:
 	.ci/install-deps
@@ -14,11 +14,26 @@ build:
 vet:
 	$(GO) vet ./...
 
+# Every test: the Go packages (the Neovim plugin's headless tests among them) and the VS Code
+# extension's type-check, lint, unit tests and packaging.
 test: deps
 	$(GO) test -count=1 -timeout 45m ./...
+	editors/vscode/scripts/check.sh
 
 demo: deps build
 	$(BIN) run examples/maven-calculator/src/main/java/org/acme/PriceCalculator.java --method clamp --agents offline
 
 bench: deps build
 	$(GO) run ./cmd/mutation-bench
+
+# The editor clients. test-vscode: clean npm install from the lock file, type-check, lint, unit
+# tests (the vscode module stubbed) and the .vsix (editors/vscode/advertest.vsix); needs Node.js
+# 20+ and npm. test-nvim: the plugin in headless Neovim against the real server on a copy of an
+# example project.
+test-editors: test-vscode test-nvim
+
+test-vscode:
+	editors/vscode/scripts/check.sh
+
+test-nvim: deps
+	$(GO) test -count=1 -timeout 20m ./editors/nvim/

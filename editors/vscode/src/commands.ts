@@ -35,10 +35,15 @@ export function methodArgument(uri: string, line: number, character: number): Me
 /** The job id in a method command's answer ({"job": "ID"}), if any. */
 export function jobOf(result: unknown): string | undefined {
   if (typeof result === 'object' && result !== null && 'job' in result) {
-    const job = (result as { job: unknown }).job;
+    const job = result.job;
     if (typeof job === 'string' || typeof job === 'number') {
       return String(job);
     }
   }
   return undefined;
+}
+
+/** Whether a path is a suite the server generates: <Class>AdverTest.java (DESIGN, "Test files"). */
+export function isGeneratedTestFile(path: string): boolean {
+  return /[^/\\]AdverTest\.java$/.test(path);
 }

@@ -7,20 +7,25 @@ import * as vscode from 'vscode';
 import {
   ExecuteCommandRequest,
   LanguageClient,
+  ResponseError,
   type LanguageClientOptions,
   type ServerOptions,
 } from 'vscode-languageclient/node';
 
 import { BinaryNotFoundError, hostEnvironment, resolveServerBinary } from './binary';
-import { CLIENT_COMMANDS, JOB_ENDED_NOTIFICATION, SERVER_COMMANDS, jobOf, methodArgument } from './commands';
+import { CLIENT_COMMANDS, JOB_ENDED_NOTIFICATION, SERVER_COMMANDS, isGeneratedTestFile, jobOf, methodArgument } from './commands';
 import { SECTION, needsRestart, serverArgs, toServerSettings } from './settings';
-import { type JobEnded, countSurvivors, statusText } from './status';
+import { type JobEnded, type ProgressValue, type StatusText, countSurvivors, progressStatus, statusText } from './status';
 
 /** One activation's state; everything is disposed on deactivate. */
 class Extension implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private starting: Promise<LanguageClient | undefined> | undefined;
-  private lastJob: JobEnded | undefined;
+  /** The latest result shown: from advertest/jobEnded or a progress end, whichever came last. */
+  private lastResult: StatusText | undefined;
+  /** Running jobs' progress by token, the newest last. */
+  private readonly running = new Map<string, StatusText>();
+  private readonly progressTitles = new Map<string, string>();
   private readonly output: vscode.OutputChannel;
   private readonly status: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
@@ -42,6 +47,7 @@ class Extension implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.start()),
       vscode.languages.onDidChangeDiagnostics(() => this.updateStatus()),
       vscode.window.onDidChangeActiveTextEditor(() => this.updateStatus()),
+      vscode.workspace.onDidCreateFiles((e) => this.filesCreated(e.files)),
     );
     context.subscriptions.push(this);
     this.updateStatus();
@@ -84,18 +90,24 @@ class Extension implements vscode.Disposable {
       initializationOptions: toServerSettings(config),
       outputChannel: this.output,
       middleware: {
+        // The client shows the progress itself; the status bar follows it.
+        handleWorkDoneProgress: (token, params, next) => {
+          next(token, params);
+          this.progress(String(token), params);
+        },
         workspace: {
           // Answer the section "advertest" with the nested settings object
           // (unset values left out), not VS Code's raw view of it.
           configuration: async (params, token, next) => {
-            const result = await next(params, token);
-            if (!Array.isArray(result)) {
+            const result: unknown[] | ResponseError = await next(params, token);
+            if (result instanceof ResponseError) {
               return result;
             }
-            return params.items.map((item, i) =>
+            const answers: unknown[] = result;
+            return params.items.map((item, i): unknown =>
               item.section === SECTION
                 ? toServerSettings(vscode.workspace.getConfiguration(SECTION, item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined))
-                : result[i],
+                : answers[i],
             );
           },
         },
@@ -104,7 +116,7 @@ class Extension implements vscode.Disposable {
     const client = new LanguageClient('advertest', 'AdverTest', serverOptions, clientOptions);
     this.disposables.push(
       client.onNotification(JOB_ENDED_NOTIFICATION, (params: JobEnded) => {
-        this.lastJob = params;
+        this.lastResult = statusText(params, undefined);
         this.updateStatus();
       }),
     );
@@ -145,12 +157,30 @@ class Extension implements vscode.Disposable {
     const position = editor.selection.active;
     const arg = methodArgument(client.code2ProtocolConverter.asUri(editor.document.uri), position.line, position.character);
     try {
-      const result = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [arg] });
+      const result: unknown = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [arg] });
       const job = jobOf(result);
       this.output.appendLine(`${command} at ${arg.uri}:${arg.position.line + 1}: ${job !== undefined ? `job ${job}` : JSON.stringify(result)}`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       void vscode.window.showErrorMessage(`AdverTest: ${message}`);
+    }
+  }
+
+  /**
+   * The server's workspace edit creates the test file and leaves its text in
+   * an unsaved editor buffer: say so, and offer to open or save it.
+   */
+  private filesCreated(files: readonly vscode.Uri[]): void {
+    for (const uri of files.filter((f) => isGeneratedTestFile(f.path))) {
+      const name = vscode.workspace.asRelativePath(uri);
+      void vscode.window.showInformationMessage(`AdverTest: generated tests in ${name} (unsaved)`, 'Open', 'Save').then(async (choice) => {
+        if (choice === 'Open') {
+          await vscode.window.showTextDocument(uri);
+        } else if (choice === 'Save') {
+          const doc = await vscode.workspace.openTextDocument(uri);
+          await doc.save();
+        }
+      });
     }
   }
 
@@ -168,13 +198,29 @@ class Extension implements vscode.Disposable {
     });
   }
 
+  private progress(token: string, value: ProgressValue): void {
+    if (value.kind === 'begin' && value.title !== undefined) {
+      this.progressTitles.set(token, value.title);
+    }
+    const shown = progressStatus(this.progressTitles.get(token), value);
+    this.running.delete(token);
+    if (value.kind === 'end') {
+      this.progressTitles.delete(token);
+      this.lastResult = shown;
+    } else {
+      this.running.set(token, shown);
+    }
+    this.updateStatus();
+  }
+
   private updateStatus(): void {
     const editor = vscode.window.activeTextEditor;
     const survivors = editor !== undefined ? countSurvivors(vscode.languages.getDiagnostics(editor.document.uri)) : undefined;
-    const { text, tooltip } = statusText(this.lastJob, survivors);
+    const newestRunning = [...this.running.values()].at(-1);
+    const { text, tooltip } = newestRunning ?? this.lastResult ?? statusText(undefined, survivors);
     this.status.text = text;
     this.status.tooltip = tooltip;
-    if (editor?.document.languageId === 'java' || this.lastJob !== undefined) {
+    if (editor?.document.languageId === 'java' || this.lastResult !== undefined || newestRunning !== undefined) {
       this.status.show();
     } else {
       this.status.hide();

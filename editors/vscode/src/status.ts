@@ -97,3 +97,38 @@ export function statusText(last: JobEnded | undefined, survivorsInActiveFile: nu
   }
   return { text: `${icon} AdverTest`, tooltip: 'AdverTest: run "Analyze mutants" or "Generate adversarial tests" on a method' };
 }
+
+/** A $/progress value (begin, report or end). */
+export interface ProgressValue {
+  kind: 'begin' | 'report' | 'end';
+  title?: string;
+  message?: string;
+  percentage?: number;
+}
+
+/** "AdverTest: `clamp`" → "clamp". */
+export function shortTitle(title: string | undefined): string {
+  const t = (title ?? '').replace(/^AdverTest:\s*/, '').replace(/`/g, '').trim();
+  return t === '' ? 'AdverTest' : t;
+}
+
+/**
+ * The item's text from a job's progress: a spinner while it runs; at the end
+ * the mutation score when the end message carries one ("score 62% · 9 of 24
+ * mutants survive"), else the message's first part ("canceled").
+ */
+export function progressStatus(title: string | undefined, value: ProgressValue): StatusText {
+  const name = shortTitle(title);
+  const message = value.message ?? '';
+  const tooltip = `${title ?? 'AdverTest'}: ${message || value.kind}`;
+  if (value.kind !== 'end') {
+    const pct = typeof value.percentage === 'number' ? ` ${Math.round(value.percentage)}%` : '';
+    return { text: `$(sync~spin) ${name}${pct}`, tooltip };
+  }
+  const score = /score (\d+(?:\.\d+)?)%/.exec(message);
+  if (score !== null) {
+    return { text: `$(beaker) ${name}: ${score[1]}%`, tooltip };
+  }
+  const first = message.split(' · ')[0].split(':')[0].trim();
+  return { text: `$(beaker) ${name}: ${first || 'done'}`, tooltip };
+}

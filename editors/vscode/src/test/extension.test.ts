@@ -104,6 +104,28 @@ describe('the extension with vscode stubbed', () => {
     assert.equal(recorded.statusItem.text, '$(beaker) clamp: 50%');
   });
 
+  it("follows the server's progress and still lets the client show it", () => {
+    const progress = recorded.clients[1].clientOptions.middleware.handleWorkDoneProgress;
+    const forwarded: unknown[] = [];
+    const next = (_token: string, params: unknown) => forwarded.push(params);
+    progress('advertest/job/2', { kind: 'begin', title: 'AdverTest: `total`', message: 'loading the project', percentage: 0 }, next);
+    assert.equal(recorded.statusItem.text, '$(sync~spin) total 0%');
+    progress('advertest/job/2', { kind: 'report', message: 'evaluating 7/14', percentage: 75 }, next);
+    assert.equal(recorded.statusItem.text, '$(sync~spin) total 75%');
+    assert.match(recorded.statusItem.tooltip, /AdverTest: `total`: evaluating 7\/14/);
+    progress('advertest/job/2', { kind: 'end', message: 'score 62% · 9 of 24 mutants survive' }, next);
+    assert.equal(recorded.statusItem.text, '$(beaker) total: 62%');
+    assert.equal(forwarded.length, 3);
+  });
+
+  it('names the generated test file the server created, and opens it on request', async () => {
+    world.infoChoice = 'Open';
+    fire('createFiles', { files: [FakeUri.file('/ws/src/test/java/org/acme/PriceCalculatorAdverTest.java'), FakeUri.file('/ws/Other.java')] });
+    await flush();
+    assert.deepEqual(recorded.infos, ['AdverTest: generated tests in src/test/java/org/acme/PriceCalculatorAdverTest.java (unsaved) [Open|Save]']);
+    assert.deepEqual(recorded.shown, ['/ws/src/test/java/org/acme/PriceCalculatorAdverTest.java']);
+  });
+
   it('stops the server on deactivate', async () => {
     await extension.deactivate();
     assert.ok(recorded.clients[1].stopped);

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { jobOf, methodArgument } from '../commands';
-import { countSurvivors, statusText } from '../status';
+import { isGeneratedTestFile, jobOf, methodArgument } from '../commands';
+import { countSurvivors, progressStatus, shortTitle, statusText } from '../status';
 
 describe('statusText', () => {
   it('shows the last mutation score with the method', () => {
@@ -54,5 +54,20 @@ describe('method commands', () => {
     assert.equal(jobOf({ job: 'j7' }), 'j7');
     assert.equal(jobOf({ target: {} }), undefined);
     assert.equal(jobOf(null), undefined);
+    assert.equal(isGeneratedTestFile('/p/src/test/java/org/acme/PriceCalculatorAdverTest.java'), true);
+    assert.equal(isGeneratedTestFile('/p/src/test/java/AdverTest.java'), false);
+    assert.equal(isGeneratedTestFile('/p/src/test/java/CalcAdverTest.kt'), false);
+  });
+});
+
+describe('progressStatus', () => {
+  it('spins while running and shows the score at the end', () => {
+    assert.equal(shortTitle('AdverTest: `clamp`'), 'clamp');
+    assert.equal(shortTitle(undefined), 'AdverTest');
+    assert.equal(progressStatus('AdverTest: `clamp`', { kind: 'report', message: 'round 1/1', percentage: 40.4 }).text, '$(sync~spin) clamp 40%');
+    assert.equal(progressStatus('AdverTest: `clamp`', { kind: 'end', message: 'score 62% · 9 of 24 mutants survive' }).text, '$(beaker) clamp: 62%');
+    assert.equal(progressStatus('AdverTest: `clamp`', { kind: 'end', message: 'canceled' }).text, '$(beaker) clamp: canceled');
+    assert.equal(progressStatus('AdverTest: `clamp`', { kind: 'end', message: 'failed: the project does not build' }).text, '$(beaker) clamp: failed');
+    assert.equal(progressStatus('AdverTest: `clamp`', { kind: 'end', message: 'no valid mutant · 0 of 0 mutants survive' }).text, '$(beaker) clamp: no valid mutant');
   });
 });

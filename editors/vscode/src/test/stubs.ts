@@ -2,12 +2,14 @@
 // need a running VS Code. Installed into Node's module loader before the
 // extension is required, they record what the extension asks of VS Code.
 
-import Module = require('node:module');
+import Module from 'node:module';
 
 export interface Recorded {
   commands: Map<string, (...args: unknown[]) => unknown>;
   errors: string[];
   warnings: string[];
+  infos: string[];
+  shown: string[];
   clients: FakeLanguageClient[];
   statusItem: { text: string; tooltip: string; visible: boolean };
   listeners: Map<string, ((e: unknown) => void)[]>;
@@ -17,6 +19,8 @@ export const recorded: Recorded = {
   commands: new Map(),
   errors: [],
   warnings: [],
+  infos: [],
+  shown: [],
   clients: [],
   statusItem: { text: '', tooltip: '', visible: false },
   listeners: new Map(),
@@ -31,10 +35,14 @@ export const world = {
   workspaceFolder: '/ws',
   sendRequestResult: { job: 'job-1' } as unknown,
   sendRequestError: undefined as Error | undefined,
+  infoChoice: undefined as string | undefined,
 };
 
 class FakeUri {
   constructor(readonly fsPath: string) {}
+  get path(): string {
+    return this.fsPath;
+  }
   toString(): string {
     return `file://${this.fsPath}`;
   }
@@ -88,6 +96,14 @@ const vscodeStub = {
       recorded.warnings.push(m);
       return Promise.resolve(undefined);
     },
+    showInformationMessage: (m: string, ...items: string[]) => {
+      recorded.infos.push(`${m} [${items.join('|')}]`);
+      return Promise.resolve(world.infoChoice);
+    },
+    showTextDocument: (uri: FakeUri) => {
+      recorded.shown.push(uri.fsPath);
+      return Promise.resolve(undefined);
+    },
     get activeTextEditor() {
       return world.activeEditor;
     },
@@ -105,6 +121,8 @@ const vscodeStub = {
       return { get: (key: string) => world.settings[key] };
     },
     onDidChangeConfiguration: event('configuration'),
+    onDidCreateFiles: event('createFiles'),
+    asRelativePath: (uri: FakeUri) => uri.fsPath.replace(/^\/ws\//, ''),
     onDidGrantWorkspaceTrust: event('trust'),
   },
   languages: {
@@ -143,7 +161,10 @@ export class FakeLanguageClient {
     readonly clientOptions: {
       documentSelector: unknown;
       initializationOptions: unknown;
-      middleware: { workspace: { configuration: (params: unknown, token: unknown, next: unknown) => Promise<unknown> } };
+      middleware: {
+        workspace: { configuration: (params: unknown, token: unknown, next: unknown) => Promise<unknown> };
+        handleWorkDoneProgress: (token: string, params: unknown, next: (token: string, params: unknown) => void) => void;
+      };
     },
   ) {
     recorded.clients.push(this);
@@ -178,7 +199,9 @@ export class FakeLanguageClient {
 
 export const ExecuteCommandRequest = { type: { method: 'workspace/executeCommand' } };
 
-const languageClientStub = { LanguageClient: FakeLanguageClient, ExecuteCommandRequest };
+export class ResponseError extends Error {}
+
+const languageClientStub = { LanguageClient: FakeLanguageClient, ExecuteCommandRequest, ResponseError };
 
 type Loader = (request: string, parent: unknown, isMain: boolean) => unknown;
 const moduleWithLoad = Module as unknown as { _load: Loader };
