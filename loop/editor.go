@@ -72,6 +72,8 @@ func AnalyzeSuite(ctx context.Context, proj *buildtools.Project, t *Target, opts
 	for _, id := range base.Failing {
 		if id.Class == generated.ClassName {
 			rep.Tests.FailingOnOriginal = append(rep.Tests.FailingOnOriginal, id.String())
+		} else {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("test %s fails on the original: it cannot kill mutants (%s)", id, firstLine(base.Results[id].Message)))
 		}
 	}
 	ms := opts.Mutants
@@ -97,6 +99,9 @@ func AnalyzeSuite(ctx context.Context, proj *buildtools.Project, t *Target, opts
 	rep.Timing.TestExecutions = stats.TestExecutions
 	rep.Timing.MutantsMs = stats.Wall.Milliseconds()
 	rep.Timing.TotalMs = time.Since(start).Milliseconds()
+	if rep.MutationScore == nil && evalErr == nil {
+		rep.Warnings = append(rep.Warnings, "no valid mutant: every mutant failed to compile or timed out")
+	}
 	c := report.Counts(verdicts)
 	sink.emit(Event{Phase: PhaseDone, Mutants: len(verdicts), Killed: c[report.Killed], Survived: c[report.Survived], Score: rep.MutationScore, Verdicts: verdicts})
 	return out, evalErr
