@@ -236,23 +236,32 @@ func depthAt(src string, end int) int {
 	if end < 0 || end > len(src) {
 		end = len(src)
 	}
+	depth, _ := scanBraces(src, 0, end, nil)
+	return depth
+}
+
+// scanBraces walks src[from:limit] counting '{' and '}' outside strings, chars and comments.
+// After each '}' it calls closed (when set) with the brace's offset and the depth left; a true
+// answer stops the walk there. It returns the depth reached and where it stopped (-1 when it
+// ran to limit).
+func scanBraces(src string, from, limit int, closed func(at, depth int) bool) (int, int) {
 	depth := 0
-	for i := 0; i < end; i++ {
+	for i := from; i < limit; i++ {
 		c := src[i]
 		switch {
-		case c == '/' && i+1 < end && src[i+1] == '/':
-			for i < end && src[i] != '\n' {
+		case c == '/' && i+1 < limit && src[i+1] == '/':
+			for i < limit && src[i] != '\n' {
 				i++
 			}
-		case c == '/' && i+1 < end && src[i+1] == '*':
+		case c == '/' && i+1 < limit && src[i+1] == '*':
 			i += 2
-			for i+1 < end && !(src[i] == '*' && src[i+1] == '/') {
+			for i+1 < limit && !(src[i] == '*' && src[i+1] == '/') {
 				i++
 			}
 			i++
 		case c == '"' || c == '\'':
 			q := c
-			for i++; i < end && src[i] != q && src[i] != '\n'; i++ {
+			for i++; i < limit && src[i] != q && src[i] != '\n'; i++ {
 				if src[i] == '\\' {
 					i++
 				}
@@ -261,9 +270,12 @@ func depthAt(src string, end int) int {
 			depth++
 		case c == '}':
 			depth--
+			if closed != nil && closed(i, depth) {
+				return depth, i
+			}
 		}
 	}
-	return depth
+	return depth, -1
 }
 
 var symbolRE = regexp.MustCompile(`symbol:\s+(class|variable|method|interface|enum|record)\s+([\w$]+)`)

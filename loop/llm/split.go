@@ -407,35 +407,6 @@ func salvageClass(src string) string {
 // matchingBrace is the offset of the '}' that closes the '{' at open, looking no further than
 // limit (strings, chars and comments skipped); -1 when it does not close in time.
 func matchingBrace(src string, open, limit int) int {
-	depth := 0
-	for i := open; i < limit; i++ {
-		c := src[i]
-		switch {
-		case c == '/' && i+1 < limit && src[i+1] == '/':
-			for i < limit && src[i] != '\n' {
-				i++
-			}
-		case c == '/' && i+1 < limit && src[i+1] == '*':
-			i += 2
-			for i+1 < limit && !(src[i] == '*' && src[i+1] == '/') {
-				i++
-			}
-			i++
-		case c == '"' || c == '\'':
-			q := c
-			for i++; i < limit && src[i] != q && src[i] != '\n'; i++ {
-				if src[i] == '\\' {
-					i++
-				}
-			}
-		case c == '{':
-			depth++
-		case c == '}':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
+	_, at := scanBraces(src, open, limit, func(_, depth int) bool { return depth == 0 })
+	return at
 }
