@@ -44,19 +44,29 @@ func (l *stringList) String() string     { return strings.Join(*l, " ") }
 func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
 
 func mutateCommand() *command {
-	return &command{
+	c := &command{
 		name:    "mutate",
 		args:    "TARGET",
 		summary: "mutation analysis of one method with the project's existing tests (TARGET: FILE:LINE, or FILE with --method NAME)",
-		minArgs: 1, maxArgs: 1,
-		setFlags: func(fs *flag.FlagSet) func(context.Context, *env, []string) int {
-			var tf targetFlags
-			tf.register(fs)
-			return func(ctx context.Context, e *env, args []string) int {
-				return runMutate(ctx, e, &tf, args[0])
-			}
-		},
+		minArgs: 0, maxArgs: 1, // TARGET is checked below: --list-operators needs none
 	}
+	c.setFlags = func(fs *flag.FlagSet) func(context.Context, *env, []string) int {
+		var tf targetFlags
+		tf.register(fs)
+		listOps := fs.Bool("list-operators", false, "print the mutation operators (code, group, description) and exit; takes no TARGET")
+		return func(ctx context.Context, e *env, args []string) int {
+			if *listOps {
+				return listOperators(e, args)
+			}
+			if len(args) == 0 {
+				fmt.Fprintf(e.stderr, "advertest %s: missing %s\n", c.name, c.args)
+				printCommandUsage(e.stderr, c, fs)
+				return exitUsage
+			}
+			return runMutate(ctx, e, &tf, args[0])
+		}
+	}
+	return c
 }
 
 func runMutate(ctx context.Context, e *env, tf *targetFlags, arg string) int {

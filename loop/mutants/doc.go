@@ -11,8 +11,15 @@
 //
 // # Operators and stages
 //
-// Like the LLM's M, the rule-based M works in stages (DESIGN.md, "The loop"). Its first
-// move uses the default group over the whole method:
+// The operators are a registry (registry.go), PIT-style: one record per operator, in the
+// file named after its code, with its code (what Mutant.Operator and the report say), its
+// group, the tree-sitter node types it applies to, a one-line description and its function;
+// one list registers them all, and each record has a test that reads as a sentence
+// (operators_test.go). `advertest mutate --list-operators` prints the registry;
+// docs/operators.md has it as a table.
+//
+// Like the LLM's M, the rule-based M works in stages. Its first move uses the default group
+// over the whole method:
 //
 //	ROR   relational boundary and negation: < → <=, >=; <= → <, >; == ↔ !=; ...
 //	AOR   + ↔ -, * → /, / → *, % → * (never on String concatenation)
@@ -35,6 +42,11 @@
 //	CDR   if (c) → if (true) / if (false), likewise ternary conditions
 //	LCR   `a && b` → `a`, `b`
 //	NEG   `!x` → `x` anywhere
+//
+// A code may have a record in each group (ROR/default, ROR/strong). Select turns the
+// setting mutants.operators (groups, codes, CODE/group names) into a Selection, which
+// Options.Operators passes to Generate: only selected operators make mutants, and the
+// staging applies within the selection.
 //
 // Generate is a pure function of the tree and the options: asking again gives the same
 // mutants with the same ids, so a caller keeps the ids it has and drops repeats.

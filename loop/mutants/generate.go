@@ -13,12 +13,15 @@ type Options struct {
 	// Class and Method go into the ids (NewID). Empty: the method's binary class name and
 	// its name with parameter types, e.g. "clamp(int,int,int)".
 	Class, Method string
-	// Strong selects the stronger operators (full ROR, BND, INC, CDR, the rest of AOR and LCR,
-	// `!`/unary-minus removal) instead of the default group; none of them repeats a mutant of
-	// the default group.
+	// Strong selects the strong group of the selected operators (full ROR, BND, INC, CDR, the
+	// rest of AOR and LCR, `!`/unary-minus removal) instead of the default group; none of
+	// them repeats a mutant of the selected default group.
 	Strong bool
 	// Lines (1-based) limits the mutants to these lines; empty means every line of the method.
 	Lines []int
+	// Operators are the operators allowed (the setting mutants.operators, see Select); the
+	// zero Selection allows every operator of the registry.
+	Operators Selection
 }
 
 // edit is one candidate mutation: replace src[start:end] by repl.
@@ -41,6 +44,12 @@ type generator struct {
 	env        typeEnv
 	imports    []string // import declarations' names, "java.util.*"
 	edits      []edit
+	// byType maps a node type to the operators that apply to it, in registry order.
+	byType map[string][]*Operator
+	// cur is the operator whose mutate runs: add and remove record edits under it.
+	cur *Operator
+	// inLambda: the walk is inside a lambda body, whose returns are the lambda's.
+	inLambda bool
 }
 
 // generate is the core of Generate on a raw tree: the method is the method or constructor
@@ -54,11 +63,20 @@ func generate(root *sitter.Node, src []byte, startByte, endByte int, returnType 
 	if body == nil {
 		return nil
 	}
-	g := &generator{src: src, returnType: strings.TrimSpace(returnType), env: newTypeEnv(method, src), imports: importsOf(root, src)}
+	g := &generator{src: src, returnType: strings.TrimSpace(returnType), env: newTypeEnv(method, src), imports: importsOf(root, src),
+		byType: map[string][]*Operator{}}
 	if method.Type() != "method_declaration" {
 		g.returnType = "" // constructors return nothing
 	}
-	g.visit(body, false)
+	for _, op := range opts.Operators.Operators() {
+		// The strong group needs the default one too, so that it never repeats it.
+		if op.Group == GroupDefault || opts.Strong {
+			for _, t := range op.NodeTypes {
+				g.byType[t] = append(g.byType[t], op)
+			}
+		}
+	}
+	g.visit(body)
 
 	lines := splitLines(src)
 	firstLine := lineOf(lines, int(method.StartByte()))
@@ -96,7 +114,7 @@ func generate(root *sitter.Node, src []byte, startByte, endByte int, returnType 
 		}
 		return a.m.Mutated < b.m.Mutated
 	})
-	// The default group is computed in full either way: the strong group must not repeat it.
+	// The strong group must not repeat the default one.
 	type lineText struct {
 		line int
 		text string
@@ -248,9 +266,48 @@ func (g *generator) describe(e edit, ls lineSpan) string {
 	return "`" + before + "` → `" + after + "`"
 }
 
-// add records a candidate replacing node n's text.
-func (g *generator) add(n *sitter.Node, repl, op string, strong bool, ctx *sitter.Node) {
-	g.edits = append(g.edits, edit{start: int(n.StartByte()), end: int(n.EndByte()), repl: repl, op: op, strong: strong, ctx: ctx})
+// visit walks the method body and runs the operators on the nodes they apply to.
+func (g *generator) visit(n *sitter.Node) {
+	switch n.Type() {
+	case "line_comment", "block_comment", "string_literal", "text_block", "character_literal":
+		return // no code inside
+	case "class_body", "class_declaration", "interface_declaration", "enum_declaration",
+		"record_declaration", "annotation_type_declaration":
+		return // a nested or anonymous class's methods are methods of their own
+	case "annotation", "marker_annotation", "switch_label":
+		return // constants there must stay constant and distinct
+	case "assert_statement":
+		return // assertions are off by default: every mutant there would be equivalent
+	case "lambda_expression":
+		if body := n.ChildByFieldName("body"); body != nil {
+			outer := g.inLambda
+			g.inLambda = true
+			g.visit(body)
+			g.inLambda = outer
+		}
+		return
+	}
+	for _, op := range g.byType[n.Type()] {
+		g.cur = op
+		op.mutate(g, n)
+	}
+	for i := 0; i < int(n.NamedChildCount()); i++ {
+		g.visit(n.NamedChild(i))
+	}
+}
+
+// add records a candidate of the current operator replacing node n's text; ctx is the
+// expression the description shows.
+func (g *generator) add(n *sitter.Node, repl string, ctx *sitter.Node) {
+	g.edits = append(g.edits, edit{start: int(n.StartByte()), end: int(n.EndByte()), repl: repl,
+		op: g.cur.Code, strong: g.cur.Group == GroupStrong, ctx: ctx})
+}
+
+// remove records a candidate of the current operator removing statement n (repl is what
+// stands in its place: nothing, or the empty statement).
+func (g *generator) remove(n *sitter.Node, repl string) {
+	g.edits = append(g.edits, edit{start: int(n.StartByte()), end: int(n.EndByte()), repl: repl,
+		op: g.cur.Code, strong: g.cur.Group == GroupStrong, removal: true})
 }
 
 func (g *generator) text(n *sitter.Node) string { return n.Content(g.src) }

@@ -9,6 +9,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/advertest/advertest-lsp/javaparse"
+	"github.com/advertest/advertest-lsp/loop/mutants"
 )
 
 // literals are the constants written in the method's text: boundaries the explorer tries
@@ -35,13 +36,13 @@ func scanLiterals(f *javaparse.File, start, end int) literals {
 			text := n.Content(src)
 			switch n.Type() {
 			case "decimal_integer_literal", "hex_integer_literal", "octal_integer_literal", "binary_integer_literal":
-				if v, ok := parseJavaInt(text); ok && !slices.Contains(lits.ints, v) && len(lits.ints) < maxLiterals {
-					lits.ints = append(lits.ints, v)
+				// int64 keeps a long literal's bits: 0xFFFFFFFFFFFFFFFFL is -1.
+				if u, _, ok := mutants.ParseIntLiteral(text); ok && !slices.Contains(lits.ints, int64(u)) && len(lits.ints) < maxLiterals {
+					lits.ints = append(lits.ints, int64(u))
 				}
 				return
 			case "decimal_floating_point_literal", "hex_floating_point_literal":
-				t := strings.TrimRight(strings.ReplaceAll(text, "_", ""), "dDfF")
-				if v, err := strconv.ParseFloat(t, 64); err == nil && !math.IsInf(v, 0) &&
+				if v, ok := mutants.ParseFloatLiteral(text); ok && !math.IsInf(v, 0) &&
 					!slices.Contains(lits.doubles, v) && len(lits.doubles) < maxLiterals {
 					lits.doubles = append(lits.doubles, v)
 				}
@@ -64,25 +65,6 @@ func scanLiterals(f *javaparse.File, start, end int) literals {
 		walk(root)
 	})
 	return lits
-}
-
-// parseJavaInt reads an integer literal as Java writes it (underscores, 0x, 0b, octal, L).
-func parseJavaInt(text string) (int64, bool) {
-	t := strings.ReplaceAll(strings.TrimRight(text, "lL"), "_", "")
-	base := 10
-	switch {
-	case strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0X"):
-		base, t = 16, t[2:]
-	case strings.HasPrefix(t, "0b") || strings.HasPrefix(t, "0B"):
-		base, t = 2, t[2:]
-	case len(t) > 1 && t[0] == '0':
-		base, t = 8, t[1:]
-	}
-	u, err := strconv.ParseUint(t, base, 64)
-	if err != nil {
-		return 0, false
-	}
-	return int64(u), true
 }
 
 // unquoteJava reads a Java string or char literal; text blocks and odd escapes are skipped.
