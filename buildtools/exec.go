@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 )
 
 // ErrToolMissing is matched (errors.Is) by a *ToolMissingError.
@@ -137,17 +139,20 @@ type toolRun struct {
 	tool    string // executable path
 	args    []string
 	dir     string
-	env     []string // extra environment, appended to os.Environ()
+	env     []string // extra environment, appended to the build tools' environment
 	purpose string
 	logFile string // when set, the tool's output is read from this file (Maven's -l)
 }
 
-// run executes the tool and returns its output; a non-zero exit becomes a *BuildError.
-func (r toolRun) run(ctx context.Context, log *zap.Logger) (string, error) {
+// run executes the tool and returns its output; a non-zero exit becomes a *BuildError. The tool
+// runs outside the sandbox, as the user's own build would, with this process's environment less
+// the API key variable apiKeyEnv (the setting llm.apiKeyEnv; "" is OPENAI_API_KEY): the build's
+// plugins and tests never see the key.
+func (r toolRun) run(ctx context.Context, log *zap.Logger, apiKeyEnv string) (string, error) {
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, r.tool, r.args...)
 	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), r.env...)
+	cmd.Env = append(sandbox.BuildEnv(os.Environ(), apiKeyEnv), r.env...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out

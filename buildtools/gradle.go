@@ -91,7 +91,7 @@ func (l *Loader) loadGradle(ctx context.Context, root string) (*Module, error) {
 	run := toolRun{tool: tool, dir: root, purpose: "read the project model",
 		args: concat(l.opts.GradleArgs, []string{"-q", "-I", script, "-Dadvertest.out=" + outFile, gradleModelTask})}
 	l.noteRun(run)
-	output, err := run.run(ctx, l.log)
+	output, err := run.run(ctx, l.log, l.opts.APIKeyEnv)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (m *Module) gradleCompile(ctx context.Context, l *Loader) error {
 	run := toolRun{tool: tool, dir: m.Root, purpose: "compile",
 		args: concat(m.opts.GradleArgs, []string{"-q", "testClasses"})}
 	l.noteRun(run)
-	_, err = run.run(ctx, l.log)
+	_, err = run.run(ctx, l.log, l.opts.APIKeyEnv)
 	return err
 }
 

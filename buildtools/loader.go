@@ -22,6 +22,9 @@ type Options struct {
 	// CacheDir holds the on-disk model cache (CacheDir/projects/KEY.json). "" means
 	// os.UserCacheDir()/advertest; "-" turns the disk cache off.
 	CacheDir string
+	// APIKeyEnv names the LLM's API key variable (the setting llm.apiKeyEnv; "" is
+	// OPENAI_API_KEY), which Maven and Gradle never see.
+	APIKeyEnv string
 	// OnToolRun, when set, is called before every build tool run (tests count runs with it).
 	OnToolRun func(tool string, args []string, dir string)
 }

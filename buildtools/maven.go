@@ -164,7 +164,7 @@ func (l *Loader) loadMaven(ctx context.Context, root string) (*Module, error) {
 	run := toolRun{tool: tool, dir: root, purpose: "read the project model", logFile: logFile,
 		args: concat(l.opts.MavenArgs, common, []string{"-N"}, mavenModelGoals)}
 	l.noteRun(run)
-	output, err := run.run(ctx, l.log)
+	output, err := run.run(ctx, l.log, l.opts.APIKeyEnv)
 	var reactor, rel string
 	if err != nil {
 		var be *BuildError
@@ -177,7 +177,7 @@ func (l *Loader) loadMaven(ctx context.Context, root string) (*Module, error) {
 					args: concat(l.opts.MavenArgs, common, []string{"-pl", rel, "-am", "compile"}, mavenModelGoals)}
 				run.args = replaceArg(run.args, "-Dmaven.main.skip=true", "-Dmaven.main.skip=false")
 				l.noteRun(run)
-				output, err = run.run(ctx, l.log)
+				output, err = run.run(ctx, l.log, l.opts.APIKeyEnv)
 			}
 		}
 		if err != nil {
@@ -238,7 +238,7 @@ func (m *Module) mavenCompile(ctx context.Context, l *Loader) error {
 		run.args = concat(m.opts.MavenArgs, []string{"-B", "-l", logFile, "-pl", m.ReactorModule, "-am", "test-compile"})
 	}
 	l.noteRun(run)
-	_, err = run.run(ctx, l.log)
+	_, err = run.run(ctx, l.log, l.opts.APIKeyEnv)
 	return err
 }
 
