@@ -136,22 +136,6 @@ func WriteFile(path string, methods []report.Report, opts Options) error {
 	return report.WriteFileAtomic(path, b)
 }
 
-// operators names and explains the rule-based operators; an operator not listed (a new one)
-// gets a generic rule.
-var operators = map[string][2]string{
-	"ROR":  {"RelationalOperatorReplacement", "A relational operator is replaced (`<` by `<=`, `==` by `!=`, ...)."},
-	"AOR":  {"ArithmeticOperatorReplacement", "An arithmetic, bitwise or shift operator is replaced, or a unary minus removed."},
-	"LCR":  {"LogicalConnectorReplacement", "A logical connector is replaced (`&&` by `||`) or one of its operands dropped."},
-	"NEG":  {"ConditionNegation", "A condition is negated, or a `!` removed."},
-	"CDR":  {"ConditionRemoval", "A condition is replaced by `true` or `false`."},
-	"BND":  {"BoundaryConstant", "An integer constant is moved by one, or set to 0."},
-	"INC":  {"IncrementSwap", "An increment or compound assignment is swapped (`++` by `--`, `+=` by `-=`)."},
-	"RET":  {"ReturnValue", "The returned value is replaced by another of its type."},
-	"MATH": {"MathMaxMin", "`Math.max` and `Math.min` are swapped."},
-	"VCR":  {"CallRemoval", "A call statement is removed."},
-	"LLM":  {"ModelWrittenMutant", "A mutant written by the mutant agent (the LLM)."},
-}
-
 // ruleID is the rule of an operator; a mutant without one (none is written so) gets "mutant".
 func ruleID(op string) string {
 	if op == "" {
@@ -161,10 +145,7 @@ func ruleID(op string) string {
 }
 
 func ruleFor(op string) Rule {
-	name, text := "Mutation"+op, "Mutants of the "+op+" operator."
-	if d, ok := operators[op]; ok {
-		name, text = d[0], d[1]
-	}
+	name, text := report.OperatorName(op), report.OperatorDescription(op)
 	return Rule{
 		ID:               op,
 		Name:             name,

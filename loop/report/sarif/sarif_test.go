@@ -78,7 +78,7 @@ func TestOneResultPerSurvivorAtItsPlaceInTheRepository(t *testing.T) {
 			t.Fatalf("rule %s twice", r.ID)
 		}
 		rules[r.ID] = true
-		if r.ShortDescription.Text == "" || strings.HasPrefix(r.Name, "Mutation") {
+		if r.ShortDescription.Text == "" || r.Name == r.ID {
 			t.Errorf("rule %d %+v lacks a name or description", i, r)
 		}
 	}

@@ -38,3 +38,35 @@ func Reports(tb testing.TB) []report.Report {
 	report.Sort(out)
 	return out
 }
+
+// RunReport reads the report of `advertest run` on PriceCalculator.clamp, with its generated
+// suite.
+func RunReport(tb testing.TB) report.Report {
+	tb.Helper()
+	d, err := report.ReadFile(filepath.Join(Dir(), "run", "maven-calculator-PriceCalculator-clamp.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if d.Single == nil || d.Single.Tests.Source == "" {
+		tb.Fatal("the run report has no generated suite")
+	}
+	return *d.Single
+}
+
+// WithRunReport returns the mutate reports with clamp's replaced by the run report, so that
+// every method is there once and one has a generated suite.
+func WithRunReport(tb testing.TB) []report.Report {
+	run := RunReport(tb)
+	var out []report.Report
+	for _, r := range Reports(tb) {
+		if r.Target.Key() != run.Target.Key() || r.ModuleDir != run.ModuleDir {
+			out = append(out, r)
+		}
+	}
+	if len(out) == len(Reports(tb)) {
+		tb.Fatal("the mutate reports lack clamp")
+	}
+	out = append(out, run)
+	report.Sort(out)
+	return out
+}
