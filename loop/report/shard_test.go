@@ -140,3 +140,20 @@ func TestParseShard(t *testing.T) {
 		t.Error("SelectShard 3/2: no error")
 	}
 }
+
+// The hash spreads methods about evenly over many methods (few methods can land unevenly:
+// stability wins over balance).
+func TestShardsAreRoughlyEvenOverManyMethods(t *testing.T) {
+	all := keys(4000)
+	for _, n := range []int{2, 3, 4, 8} {
+		count := make([]int, n+1)
+		for _, k := range all {
+			count[ShardOf(k, n)]++
+		}
+		for i := 1; i <= n; i++ {
+			if want := len(all) / n; count[i] < want*8/10 || count[i] > want*12/10 {
+				t.Errorf("shard %d/%d holds %d of %d methods", i, n, count[i], len(all))
+			}
+		}
+	}
+}
