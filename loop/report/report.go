@@ -45,6 +45,13 @@ type Mutant struct {
 	KilledBy []string `json:"killedBy"`
 	// Description names the change, e.g. "`a < b` → `a <= b`".
 	Description string `json:"description,omitempty"`
+
+	// Equivalence is the verdict that the mutant behaves like the original, when one was
+	// reached; absent otherwise (see status.go).
+	Equivalence *Equivalence `json:"equivalence,omitempty"`
+	// CoveredBy names the passing tests that execute the mutated line, as Class.method; absent
+	// when not measured.
+	CoveredBy []string `json:"coveredBy,omitempty"`
 }
 
 // Tests is the generated suite.
@@ -101,6 +108,14 @@ type Report struct {
 	// Warnings carries what the user should know (zero valid mutants, tests failing on the
 	// original, a method the offline test agent cannot drive).
 	Warnings []string `json:"warnings,omitempty"`
+
+	// Coverage holds the counts behind LineCoverage and BranchCoverage, so that a report over
+	// many methods can add them up; absent in reports written before it existed.
+	Coverage *Coverage `json:"coverage,omitempty"`
+	// ModuleDir is the module root relative to the repository root, with forward slashes;
+	// empty when they are one (or unknown). Repository-relative outputs (SARIF, mte) put it
+	// before Target.File.
+	ModuleDir string `json:"moduleDir,omitempty"`
 }
 
 // Score returns killed / valid, where uncompilable and timed-out mutants are not valid; nil
