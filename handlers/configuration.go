@@ -39,7 +39,7 @@ func (h *Handler) applySettings(ctx context.Context, configuration []byte) {
 	h.mu.Lock()
 	init := h.initOptions
 	h.mu.Unlock()
-	s := settings.Default(h.opts.Getenv)
+	s := baseSettings(h.opts)
 	s, problems := settings.Parse(s, init)
 	s, more := settings.Parse(s, configuration)
 	problems = append(problems, more...)

@@ -36,6 +36,9 @@ type Options struct {
 	Version string
 	// Getenv reads the environment for the settings' defaults (nil: os.Getenv).
 	Getenv func(string) string
+	// Settings, when set, are the settings under the client's (`advertest lsp --config/--set`;
+	// nil: the defaults and the environment's).
+	Settings *settings.Settings
 	// Agents makes T and M for a job (nil: the offline agents; the LLM agents plug in here).
 	Agents AgentFactory
 	// CacheDir holds the compiled worker and project models ("": the user's cache folder).
@@ -91,7 +94,7 @@ func New(session *server.Session, opts Options) *Handler {
 		logger:          session.Logger(),
 		version:         opts.Version,
 		opts:            opts,
-		settings:        settings.Default(opts.Getenv),
+		settings:        baseSettings(opts),
 		progressJobs:    map[string]string{},
 		pendingProgress: map[string]*progress{},
 		saveTimers:      map[protocol.DocumentURI]*time.Timer{},
@@ -106,6 +109,14 @@ func New(session *server.Session, opts Options) *Handler {
 		h.stopAll()
 	})
 	return h
+}
+
+// baseSettings are the settings the client's are laid over.
+func baseSettings(opts Options) settings.Settings {
+	if opts.Settings != nil {
+		return *opts.Settings
+	}
+	return settings.Default(opts.Getenv)
 }
 
 // NewFunc adapts New to server.Config.NewHandler.

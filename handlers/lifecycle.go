@@ -33,7 +33,7 @@ func (h *Handler) Initialize(_ context.Context, params *protocol.InitializeParam
 	h.mu.Unlock()
 	// Settings from initializationOptions apply at once (bad ones are reported after
 	// initialized, with the client's configuration).
-	s, _ := settings.Parse(settings.Default(h.opts.Getenv), h.initOptions)
+	s, _ := settings.Parse(baseSettings(h.opts), h.initOptions)
 	h.mu.Lock()
 	h.settings = s
 	h.mu.Unlock()

@@ -31,20 +31,6 @@ func (o AgentOptions) withDefaults() AgentOptions {
 	return o
 }
 
-// LLMConfig is the LLM client's configuration from the settings, over the defaults getenv
-// gives.
-func LLMConfig(s settings.Settings, getenv func(string) string) llm.Config {
-	c := llm.DefaultConfig(getenv)
-	c.BaseURL, c.Model, c.APIKeyEnv = s.LLM.BaseURL, s.LLM.Model, s.LLM.APIKeyEnv
-	c.Temperature = s.LLM.Temperature
-	c.MaxConcurrency = s.LLM.MaxConcurrency
-	c.RequestTimeoutSeconds = s.LLM.RequestTimeoutSeconds
-	c.Pricing = llm.Pricing{InputPerMTok: s.LLM.InputPerMTok, OutputPerMTok: s.LLM.OutputPerMTok}
-	c.Budget = llm.Budget{MaxTokens: s.MaxTokens, MaxUSD: s.MaxUSD}
-	c.RepairAttempts = s.RepairAttempts
-	return c
-}
-
 // Agents makes T and M for a job on a warm project, as the agents setting says: the LLM's
 // with llm, or with auto when a model and an API key (or a loopback base URL) are
 // configured; else the offline ones, made once per warm project and closed with it.
@@ -52,7 +38,7 @@ func LLMConfig(s settings.Settings, getenv func(string) string) llm.Config {
 func Agents(w *Warm, s settings.Settings, opts AgentOptions) (players loop.Agents, configure func(*loop.Config), err error) {
 	opts = opts.withDefaults()
 	configure = func(*loop.Config) {}
-	lc := LLMConfig(s, opts.Getenv)
+	lc := s.LLMConfig()
 	useLLM := false
 	switch s.Agents {
 	case "llm":

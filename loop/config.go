@@ -4,10 +4,12 @@ import (
 	"time"
 
 	"github.com/advertest/advertest-lsp/loop/report"
+	"github.com/advertest/advertest-lsp/settings/schema"
 )
 
-// Config is what a run needs to know, from the CLI's flags or the server's settings (DESIGN's
-// settings contract; the defaults are DefaultConfig's).
+// Config is what a run needs to know, from the CLI's flags or the server's settings (see
+// docs/settings.md; ConfigFrom takes them from the settings table, DefaultConfig gives the
+// table's defaults).
 type Config struct {
 	// Rounds counts the agent actions after the initial moves (T M T M T for 5); an even
 	// value is raised by one so that T has the last move.
@@ -22,6 +24,22 @@ type Config struct {
 	MavenArgs []string
 	// JacocoAgentPath overrides where the JaCoCo agent is found.
 	JacocoAgentPath string
+	// StepFactor and StepConstant (mutantTimeout.stepFactor, .stepConstant) are the
+	// deterministic budget of a test on a mutant: factor × the loop steps counted on the
+	// original + constant steps.
+	StepFactor   float64
+	StepConstant int64
+	// Operators (mutants.operators) are the rule-based M's operator groups and codes.
+	Operators []string
+	// WorkerHeapMB (worker.heapMB) is each worker JVM's heap, in MiB.
+	WorkerHeapMB int
+	// MaxLeakedThreads (worker.maxLeakedThreads) is how many live non-daemon threads tests
+	// may leave in a worker before it is restarted.
+	MaxLeakedThreads int
+	// SandboxMode (sandbox.mode) is auto, on or off; SandboxEnv (sandbox.env) names the
+	// extra environment variables passed into the sandbox.
+	SandboxMode string
+	SandboxEnv  []string
 	// TimeLimit, when positive, stops the game before an action that would start after it
 	// (the budget hook; tokens and dollars join it with the LLM agents).
 	TimeLimit time.Duration
@@ -35,12 +53,28 @@ type Config struct {
 	CacheDir string
 }
 
-// DefaultConfig returns the defaults of DESIGN's settings.
+// DefaultConfig returns the settings table's defaults (the environment plays no part in them).
 func DefaultConfig() Config {
+	return ConfigFrom(schema.Defaults(func(string) string { return "" }))
+}
+
+// ConfigFrom is the part of the settings v a run needs; the hooks (TimeLimit, Budget, Usage)
+// and CacheDir are the caller's to add.
+func ConfigFrom(v schema.Values) Config {
 	return Config{
-		Rounds:                5,
-		MutantTimeoutFactor:   1.25,
-		MutantTimeoutConstant: 4 * time.Second,
+		Rounds:                v.Rounds,
+		MutantTimeoutFactor:   v.MutantTimeoutFactor,
+		MutantTimeoutConstant: v.MutantTimeoutConstant,
+		Workers:               v.Workers,
+		MavenArgs:             append([]string(nil), v.MavenArgs...),
+		JacocoAgentPath:       v.JacocoAgent,
+		StepFactor:            v.StepFactor,
+		StepConstant:          v.StepConstant,
+		Operators:             append([]string(nil), v.Operators...),
+		WorkerHeapMB:          v.WorkerHeapMB,
+		MaxLeakedThreads:      v.MaxLeakedThreads,
+		SandboxMode:           v.SandboxMode,
+		SandboxEnv:            append([]string(nil), v.SandboxEnv...),
 	}
 }
 

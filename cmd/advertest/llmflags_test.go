@@ -21,28 +21,34 @@ func TestAgentsSelection(t *testing.T) {
 		t.Setenv(k, "")
 	}
 	for _, tc := range []struct {
-		mode string
-		lf   llmFlags
+		args []string
 		env  map[string]string
 		llm  bool
 		err  bool
 	}{
-		{"auto", llmFlags{}, nil, false, false},
-		{"auto", llmFlags{model: "m"}, nil, false, false},
-		{"auto", llmFlags{model: "m"}, map[string]string{"OPENAI_API_KEY": "k"}, true, false},
-		{"auto", llmFlags{baseURL: "http://127.0.0.1:1/v1"}, map[string]string{"ADVERTEST_MODEL": "m"}, true, false},
-		{"auto", llmFlags{model: "m", apiKeyEnv: "ADVERTEST_KEY_FOR_TEST"}, map[string]string{"OPENAI_API_KEY": "k"}, false, false},
-		{"offline", llmFlags{model: "m"}, map[string]string{"OPENAI_API_KEY": "k"}, false, false},
-		{"llm", llmFlags{}, nil, false, true},
-		{"llm", llmFlags{model: "m", baseURL: "https://example.invalid/v1"}, nil, false, true},
-		{"llm", llmFlags{model: "m", baseURL: "http://localhost:1/v1"}, nil, true, false},
+		{nil, nil, false, false},
+		{[]string{"--llm-model", "m"}, nil, false, false},
+		{[]string{"--llm-model", "m"}, map[string]string{"OPENAI_API_KEY": "k"}, true, false},
+		{[]string{"--llm-base-url", "http://127.0.0.1:1/v1"}, map[string]string{"ADVERTEST_MODEL": "m"}, true, false},
+		{[]string{"--llm-model", "m", "--llm-api-key-env", "ADVERTEST_KEY_FOR_TEST"}, map[string]string{"OPENAI_API_KEY": "k"}, false, false},
+		{[]string{"--agents", "offline", "--llm-model", "m"}, map[string]string{"OPENAI_API_KEY": "k"}, false, false},
+		{[]string{"--agents", "llm"}, nil, false, true},
+		{[]string{"--agents", "llm", "--llm-model", "m", "--llm-base-url", "https://example.invalid/v1"}, nil, false, true},
+		{[]string{"--agents", "llm", "--llm-model", "m", "--llm-base-url", "http://localhost:1/v1"}, nil, true, false},
+		// Plain http:// to another host: refused, unless llm.allowInsecureHTTP.
+		{[]string{"--agents", "llm", "--llm-model", "m", "--llm-base-url", "http://10.1.2.3/v1"}, map[string]string{"OPENAI_API_KEY": "k"}, false, true},
+		{[]string{"--agents", "auto", "--llm-model", "m", "--llm-base-url", "http://10.1.2.3/v1"}, map[string]string{"OPENAI_API_KEY": "k"}, false, false},
+		{[]string{"--agents", "llm", "--llm-model", "m", "--llm-base-url", "http://10.1.2.3/v1", "--set", "llm.allowInsecureHTTP=true"}, map[string]string{"OPENAI_API_KEY": "k"}, true, false},
+		// --set names the same settings as the shorthands.
+		{[]string{"--set", "agents=llm", "--set", "llm.model=m", "--set", "llm.baseURL=http://[::1]:1/v1"}, nil, true, false},
 	} {
 		for k, v := range tc.env {
 			t.Setenv(k, v)
 		}
-		useLLM, _, err := agentsFor(tc.mode, tc.lf)
+		values := parseSettings(t, tc.args...)
+		useLLM, _, err := agentsFor(values)
 		if useLLM != tc.llm || (err != nil) != tc.err {
-			t.Errorf("%s %+v %v: llm %v err %v; want %v, error %v", tc.mode, tc.lf, tc.env, useLLM, err, tc.llm, tc.err)
+			t.Errorf("%q %v: llm %v err %v; want %v, error %v", tc.args, tc.env, useLLM, err, tc.llm, tc.err)
 		}
 		for k := range tc.env {
 			t.Setenv(k, "")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/advertest/advertest-lsp/handlers"
 	"github.com/advertest/advertest-lsp/server"
+	"github.com/advertest/advertest-lsp/settings"
 )
 
 func lspCommand() *command {
@@ -25,14 +26,21 @@ func lspCommand() *command {
 			level := logLevel(zapcore.WarnLevel)
 			fs.Var(&level, "log-level", "log `LEVEL`: debug, info, warn or error")
 			fs.Bool("stdio", false, "serve on stdin/stdout (the only transport; accepted because editors pass it)")
+			var sf settingsFlags
+			sf.register(fs)
 			return func(ctx context.Context, e *env, _ []string) int {
-				return runLSP(ctx, e, *logFile, zapcore.Level(level))
+				values, err := sf.values(os.Getenv)
+				if err != nil {
+					return usageFail(e, "lsp", err)
+				}
+				return runLSP(ctx, e, *logFile, zapcore.Level(level), settings.Settings{Values: values})
 			}
 		},
 	}
 }
 
-func runLSP(ctx context.Context, e *env, logFile string, level zapcore.Level) int {
+// runLSP serves LSP; base are the settings the client's are laid over.
+func runLSP(ctx context.Context, e *env, logFile string, level zapcore.Level, base settings.Settings) int {
 	logger, closeLog, err := newLogger(logFile, level, e.stderr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "advertest lsp: %v\n", err)
@@ -50,7 +58,7 @@ func runLSP(ctx context.Context, e *env, logFile string, level zapcore.Level) in
 	logger.Info("advertest lsp starting", zap.String("version", version))
 	err = server.Serve(ctx, server.Stdio(e.stdin, e.stdout), server.Config{
 		Logger:     logger,
-		NewHandler: handlers.NewFunc(handlers.Options{Version: version}),
+		NewHandler: handlers.NewFunc(handlers.Options{Version: version, Settings: &base}),
 	})
 	switch {
 	case err == nil:

@@ -19,29 +19,28 @@ import (
 	"github.com/advertest/advertest-lsp/loop/report"
 )
 
-// targetFlags are the flags that every command on a method shares.
+// targetFlags are the flags that every command on a method shares, and the settings.
 type targetFlags struct {
 	method   string
 	jsonPath string
-	workers  int
 	logLevel logLevel
-	maven    stringList
+	settings settingsFlags
 }
 
-func (f *targetFlags) register(fs *flag.FlagSet) {
+// register declares the shared flags, the settings' and the command's own shorthands.
+func (f *targetFlags) register(fs *flag.FlagSet, shorthands ...shorthand) {
 	fs.StringVar(&f.method, "method", "", "the method by `NAME` (name, name(int,int), Inner.name, a constructor by its class) when TARGET is a FILE")
 	fs.StringVar(&f.jsonPath, "json", "", "write the report JSON to `PATH` (- for stdout, alone)")
-	fs.IntVar(&f.workers, "workers", 0, "worker JVMs (`N`; 0: one per core)")
 	f.logLevel = logLevel(zapcore.WarnLevel)
 	fs.Var(&f.logLevel, "log-level", "log `LEVEL` on stderr: debug, info, warn or error")
-	fs.Var(&f.maven, "maven-arg", "an extra Maven argument (`ARG`; repeatable)")
+	f.settings.register(fs, append([]shorthand{workersFlag, mavenFlag, sandboxFlag}, shorthands...)...)
 }
 
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (l *stringList) String() string     { return strings.Join(*l, " ") }
-func (l *stringList) Set(s string) error { *l = append(*l, s); return nil }
+// usageFail prints a usage error of cmd (a bad setting) and returns its status.
+func usageFail(e *env, cmd string, err error) int {
+	fmt.Fprintf(e.stderr, "advertest %s: %v\n", cmd, err)
+	return exitUsage
+}
 
 func mutateCommand() *command {
 	c := &command{
@@ -70,6 +69,10 @@ func mutateCommand() *command {
 }
 
 func runMutate(ctx context.Context, e *env, tf *targetFlags, arg string) int {
+	values, err := tf.settings.values(os.Getenv)
+	if err != nil {
+		return usageFail(e, "mutate", err)
+	}
 	target, code := resolveTarget(e, tf, arg)
 	if target == nil {
 		return code
@@ -77,9 +80,7 @@ func runMutate(ctx context.Context, e *env, tf *targetFlags, arg string) int {
 	log := stderrLogger(e.stderr, zapcore.Level(tf.logLevel))
 	defer func() { _ = log.Sync() }()
 
-	cfg := loop.DefaultConfig()
-	cfg.Workers = tf.workers
-	cfg.MavenArgs = tf.maven
+	cfg := loop.ConfigFrom(values)
 	progress := newProgress(e.stderr)
 	progress.phase("loading the project and compiling it")
 	proj, err := openProject(ctx, target.File, cfg, log)

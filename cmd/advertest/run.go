@@ -15,21 +15,8 @@ import (
 	"github.com/advertest/advertest-lsp/loop/llm"
 	"github.com/advertest/advertest-lsp/loop/offline"
 	"github.com/advertest/advertest-lsp/loop/report"
+	"github.com/advertest/advertest-lsp/settings/schema"
 )
-
-// agentsFlag is --agents: auto, offline or llm.
-type agentsFlag string
-
-func (a *agentsFlag) String() string { return string(*a) }
-
-func (a *agentsFlag) Set(s string) error {
-	switch s {
-	case "auto", "offline", "llm":
-		*a = agentsFlag(s)
-		return nil
-	}
-	return fmt.Errorf("want auto, llm or offline, got %q", s)
-}
 
 func runCommand() *command {
 	return &command{
@@ -39,45 +26,20 @@ func runCommand() *command {
 		minArgs: 1, maxArgs: 1,
 		setFlags: func(fs *flag.FlagSet) func(context.Context, *env, []string) int {
 			var tf targetFlags
-			tf.register(fs)
-			agents := agentsFlag("auto")
-			fs.Var(&agents, "agents", "`WHO` plays: auto (the LLM when one is configured, else offline), llm or offline")
-			rounds := fs.Int("rounds", 5, "agent actions after the initial moves (`N`; an even value is raised by one so that T has the last move)")
+			tf.register(fs, runFlags...)
 			writeTests := fs.Bool("write-tests", false, "write the generated suite into the module's test sources")
-			var lf llmFlags
-			fs.StringVar(&lf.baseURL, "llm-base-url", "", "the OpenAI-compatible endpoint's `URL` (default $OPENAI_BASE_URL, else "+llm.DefaultBaseURL+")")
-			fs.StringVar(&lf.model, "llm-model", "", "the `MODEL` to ask (default $ADVERTEST_MODEL)")
-			fs.StringVar(&lf.apiKeyEnv, "llm-api-key-env", "", "the environment variable `NAME` that holds the API key (default OPENAI_API_KEY)")
 			return func(ctx context.Context, e *env, args []string) int {
-				return runRun(ctx, e, &tf, string(agents), lf, *rounds, *writeTests, args[0])
+				return runRun(ctx, e, &tf, *writeTests, args[0])
 			}
 		},
 	}
 }
 
-// llmFlags are run's --llm-* flags; empty values leave the environment's or the defaults.
-type llmFlags struct{ baseURL, model, apiKeyEnv string }
-
-// llmConfig is the LLM configuration from the environment and the flags.
-func (f llmFlags) config() llm.Config {
-	c := llm.DefaultConfig(os.Getenv)
-	if f.baseURL != "" {
-		c.BaseURL = f.baseURL
-	}
-	if f.model != "" {
-		c.Model = f.model
-	}
-	if f.apiKeyEnv != "" {
-		c.APIKeyEnv = f.apiKeyEnv
-	}
-	return c
-}
-
-// agentsFor picks the agents: the LLM's with --agents llm, or with auto when DESIGN's rule
-// says one is configured (a model, and an API key or a loopback base URL); else offline.
-func agentsFor(mode string, lf llmFlags) (useLLM bool, cfg llm.Config, err error) {
-	cfg = lf.config()
-	switch mode {
+// agentsFor picks the agents the settings v say: the LLM's with agents llm, or with auto when
+// a model and an API key (or a loopback base URL) are configured; else offline.
+func agentsFor(v schema.Values) (useLLM bool, cfg llm.Config, err error) {
+	cfg = llm.ConfigFrom(v)
+	switch v.Agents {
 	case "llm":
 		if err := cfg.Validate(os.Getenv); err != nil {
 			return false, cfg, fmt.Errorf("--agents llm: %w", err)
@@ -89,26 +51,23 @@ func agentsFor(mode string, lf llmFlags) (useLLM bool, cfg llm.Config, err error
 	return false, cfg, nil
 }
 
-func runRun(ctx context.Context, e *env, tf *targetFlags, agents string, lf llmFlags, rounds int, writeTests bool, arg string) int {
-	if rounds < 1 {
-		fmt.Fprintln(e.stderr, "advertest run: --rounds must be at least 1")
-		return exitUsage
+func runRun(ctx context.Context, e *env, tf *targetFlags, writeTests bool, arg string) int {
+	values, err := tf.settings.values(os.Getenv)
+	if err != nil {
+		return usageFail(e, "run", err)
 	}
 	target, code := resolveTarget(e, tf, arg)
 	if target == nil {
 		return code
 	}
-	useLLM, llmCfg, err := agentsFor(agents, lf)
+	useLLM, llmCfg, err := agentsFor(values)
 	if err != nil {
 		return failRun(e, "run", err)
 	}
 	log := stderrLogger(e.stderr, zapcore.Level(tf.logLevel))
 	defer func() { _ = log.Sync() }()
 
-	cfg := loop.DefaultConfig()
-	cfg.Workers = tf.workers
-	cfg.MavenArgs = tf.maven
-	cfg.Rounds = rounds
+	cfg := loop.ConfigFrom(values)
 	progress := newProgress(e.stderr)
 	progress.phase("loading the project and compiling it")
 	proj, err := openProject(ctx, target.File, cfg, log)

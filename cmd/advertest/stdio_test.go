@@ -169,3 +169,35 @@ func TestBinaryExitWithoutShutdownStatus1(t *testing.T) {
 		t.Errorf("stderr (default level warn) does not explain status 1:\n%s", p.stderr.String())
 	}
 }
+
+// TestBinaryInitialSettings: `advertest lsp --config FILE --set NAME=VALUE` gives the
+// settings that the client's are laid over: a bad client value keeps the command line's.
+func TestBinaryInitialSettings(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "lsp.json")
+	if err := os.WriteFile(cfg, []byte(`{"onSave": "off", "rounds": 7}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startLSP(t, "--config", cfg, "--set", "rounds=3")
+	c := p.client
+	if err := c.Call("initialize", map[string]any{"processId": os.Getpid(), "capabilities": map[string]any{},
+		"initializationOptions": map[string]any{"rounds": "x", "onSave": 5}}, nil); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	c.Notify("initialized", map[string]any{})
+	msg, err := c.WaitFor(func(m lsptest.Message) bool { return m.Method == "window/showMessage" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"setting `rounds`: want an integer from 1 to 99, got \\\"x\\\"; using 3", "setting `onSave`: want one of analyze, round, off, got 5; using \\\"off\\\""} {
+		if !strings.Contains(string(msg.Params), want) {
+			t.Errorf("message %s lacks %s", msg.Params, want)
+		}
+	}
+	if err := c.Call("shutdown", nil, nil); err != nil {
+		t.Fatalf("shutdown: %v", err)
+	}
+	c.Notify("exit", nil)
+	if code := p.wait(t); code != 0 {
+		t.Errorf("exit status %d; stderr:\n%s", code, p.stderr.String())
+	}
+}

@@ -7,14 +7,20 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/advertest/advertest-lsp/settings/schema"
 )
 
 // DefaultBaseURL is used when neither the settings nor OPENAI_BASE_URL name an endpoint.
-const DefaultBaseURL = "https://api.openai.com/v1"
+const DefaultBaseURL = schema.DefaultBaseURL
 
-// Config is the llm.* and budget.* part of DESIGN's settings (dotted names in the JSON tags'
-// comments), plus the repair bound. DefaultConfig gives the defaults; zero numbers mean "the
-// default" where noted.
+// DefaultMaxRetries bounds the retries of one request (not a setting).
+const DefaultMaxRetries = 4
+
+// Config is the llm.* and budget.* part of the settings (docs/settings.md; the dotted names
+// are in the fields' comments), plus the repair bound. ConfigFrom takes it from the settings
+// table, DefaultConfig gives the table's defaults; zero numbers mean "the default" where
+// noted.
 type Config struct {
 	// BaseURL is llm.baseURL [OPENAI_BASE_URL, else DefaultBaseURL].
 	BaseURL string `json:"baseURL"`
@@ -36,9 +42,13 @@ type Config struct {
 	// RepairAttempts is repairAttempts [10]: LLM repair rounds per generated class (K).
 	RepairAttempts int `json:"repairAttempts"`
 	// MaxRetries bounds the retries of one request on 429, 5xx, timeouts and refused
-	// connections [4]; MaxReplyTokens is sent as max_tokens [4096].
+	// connections [DefaultMaxRetries]; MaxReplyTokens is llm.maxReplyTokens [4096], sent as
+	// max_tokens.
 	MaxRetries     int `json:"maxRetries"`
 	MaxReplyTokens int `json:"maxReplyTokens"`
+	// AllowInsecureHTTP is llm.allowInsecureHTTP [false]: without it Validate refuses a plain
+	// http:// base URL for a host other than the loopback.
+	AllowInsecureHTTP bool `json:"allowInsecureHTTP"`
 }
 
 // Pricing is dollars per million prompt (input) and completion (output) tokens.
@@ -53,26 +63,28 @@ type Budget struct {
 	MaxUSD    float64 `json:"maxUSD"`
 }
 
-// DefaultConfig returns DESIGN's defaults, reading OPENAI_BASE_URL and ADVERTEST_MODEL through
-// getenv (nil: os.Getenv).
+// DefaultConfig returns the settings table's defaults, reading OPENAI_BASE_URL and
+// ADVERTEST_MODEL through getenv (nil: os.Getenv).
 func DefaultConfig(getenv func(string) string) Config {
-	if getenv == nil {
-		getenv = os.Getenv
+	return ConfigFrom(schema.Defaults(getenv))
+}
+
+// ConfigFrom is the LLM client's configuration from the settings v.
+func ConfigFrom(v schema.Values) Config {
+	return Config{
+		BaseURL:               v.LLM.BaseURL,
+		Model:                 v.LLM.Model,
+		APIKeyEnv:             v.LLM.APIKeyEnv,
+		Temperature:           v.LLM.Temperature,
+		MaxConcurrency:        v.LLM.MaxConcurrency,
+		RequestTimeoutSeconds: v.LLM.RequestTimeoutSeconds,
+		Pricing:               Pricing{InputPerMTok: v.LLM.InputPerMTok, OutputPerMTok: v.LLM.OutputPerMTok},
+		Budget:                Budget{MaxTokens: v.MaxTokens, MaxUSD: v.MaxUSD},
+		RepairAttempts:        v.RepairAttempts,
+		MaxRetries:            DefaultMaxRetries,
+		MaxReplyTokens:        v.LLM.MaxReplyTokens,
+		AllowInsecureHTTP:     v.LLM.AllowInsecureHTTP,
 	}
-	c := Config{
-		BaseURL:               getenv("OPENAI_BASE_URL"),
-		Model:                 getenv("ADVERTEST_MODEL"),
-		APIKeyEnv:             "OPENAI_API_KEY",
-		MaxConcurrency:        4,
-		RequestTimeoutSeconds: 120,
-		RepairAttempts:        10,
-		MaxRetries:            4,
-		MaxReplyTokens:        4096,
-	}
-	if c.BaseURL == "" {
-		c.BaseURL = DefaultBaseURL
-	}
-	return c
 }
 
 // withDefaults fills zero fields with DefaultConfig's values (not the environment's).
@@ -133,6 +145,9 @@ func (c Config) Validate(getenv func(string) string) error {
 	u, err := url.Parse(c.BaseURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("the LLM base URL %q is not an http(s) URL", c.BaseURL)
+	}
+	if u.Scheme == "http" && !IsLoopback(c.BaseURL) && !c.AllowInsecureHTTP {
+		return fmt.Errorf("the LLM base URL %q is plain http:// to a host other than the loopback: the API key and the code would cross the network unencrypted; use https://, or set llm.allowInsecureHTTP to true (--set llm.allowInsecureHTTP=true)", c.BaseURL)
 	}
 	if c.APIKey(getenv) == "" && !IsLoopback(c.BaseURL) {
 		return fmt.Errorf("no API key: the environment variable %s is empty (a loopback base URL needs none)", c.APIKeyEnv)

@@ -1,6 +1,6 @@
 // Maps the extension's flat `advertest.*` settings to the nested JSON object
 // the server reads from initializationOptions and from the
-// workspace/configuration section "advertest" (DESIGN, "Settings").
+// workspace/configuration section "advertest" (see docs/settings.md).
 // Pure: no `vscode` import, so it is unit-tested without VS Code.
 
 /** The configuration section the server asks for. */
@@ -12,7 +12,11 @@ export const SECTION = 'advertest';
  */
 export const CLIENT_SETTINGS = ['path', 'logFile', 'logLevel'] as const;
 
-/** Settings of the server, as dotted paths under `advertest`. */
+/**
+ * Settings of the server, as dotted paths under `advertest`: the names of the
+ * server's settings table (settings/schema/table.go), from which package.json's
+ * settings are generated; the tests check that the two agree.
+ */
 export const SERVER_SETTINGS = [
   'agents',
   'llm.baseURL',
@@ -21,6 +25,8 @@ export const SERVER_SETTINGS = [
   'llm.temperature',
   'llm.maxConcurrency',
   'llm.requestTimeoutSeconds',
+  'llm.maxReplyTokens',
+  'llm.allowInsecureHTTP',
   'llm.pricing.inputPerMTok',
   'llm.pricing.outputPerMTok',
   'budget.maxTokens',
@@ -29,7 +35,14 @@ export const SERVER_SETTINGS = [
   'repairAttempts',
   'mutantTimeout.factor',
   'mutantTimeout.constantMs',
+  'mutantTimeout.stepFactor',
+  'mutantTimeout.stepConstant',
+  'mutants.operators',
   'workers',
+  'worker.heapMB',
+  'worker.maxLeakedThreads',
+  'sandbox.mode',
+  'sandbox.env',
   'jobs.max',
   'onSave',
   'onSaveDelayMs',

@@ -12,6 +12,7 @@ function config(values: Record<string, unknown>): ConfigurationReader {
 
 interface ManifestProperty {
   default?: unknown;
+  scope?: string;
   markdownDescription?: string;
   description?: string;
   type?: string | string[];
@@ -32,7 +33,7 @@ function defaults(): ConfigurationReader {
 }
 
 describe('toServerSettings', () => {
-  it('nests dotted settings as DESIGN names them', () => {
+  it('nests dotted settings as docs/settings.md names them', () => {
     const got = toServerSettings(
       config({
         agents: 'offline',
@@ -70,14 +71,27 @@ describe('toServerSettings', () => {
     assert.deepEqual(got, {});
   });
 
-  it('sends the manifest defaults that are values, with their DESIGN defaults', () => {
+  it('sends the manifest defaults that are values, with the server table\'s defaults', () => {
     const got = toServerSettings(defaults());
     assert.deepEqual(got, {
       agents: 'auto',
-      llm: { apiKeyEnv: 'OPENAI_API_KEY', temperature: 0, maxConcurrency: 4, requestTimeoutSeconds: 120, pricing: { inputPerMTok: 0, outputPerMTok: 0 } },
+      llm: {
+        apiKeyEnv: 'OPENAI_API_KEY',
+        temperature: 0,
+        maxConcurrency: 4,
+        requestTimeoutSeconds: 120,
+        maxReplyTokens: 4096,
+        allowInsecureHTTP: false,
+        pricing: { inputPerMTok: 0, outputPerMTok: 0 },
+      },
+      budget: { maxTokens: 0, maxUSD: 0 },
       rounds: 5,
       repairAttempts: 10,
-      mutantTimeout: { factor: 1.25, constantMs: 4000 },
+      mutantTimeout: { factor: 1.25, constantMs: 4000, stepFactor: 10, stepConstant: 1000000 },
+      mutants: { operators: ['default'] },
+      workers: 0,
+      worker: { heapMB: 512, maxLeakedThreads: 32 },
+      sandbox: { mode: 'auto', env: [] },
       jobs: { max: 2 },
       onSave: 'analyze',
       onSaveDelayMs: 500,
@@ -93,6 +107,19 @@ describe('package.json contributes', () => {
     for (const [key, prop] of Object.entries(properties)) {
       assert.ok((prop.markdownDescription ?? prop.description ?? '').length > 10, `${key} has no description`);
       assert.ok('default' in prop, `${key} has no default`);
+    }
+  });
+
+  it('settings that could send a secret elsewhere or lower the sandbox are the user\'s', () => {
+    // A repository's .vscode/settings.json cannot set a machine setting.
+    for (const key of ['llm.baseURL', 'llm.apiKeyEnv', 'llm.allowInsecureHTTP', 'sandbox.mode', 'sandbox.env']) {
+      assert.equal(properties[`advertest.${key}`].scope, 'machine', key);
+    }
+    for (const key of ['jacoco.agentPath', 'maven.args']) {
+      assert.ok(['machine', 'machine-overridable'].includes(properties[`advertest.${key}`].scope ?? ''), key);
+    }
+    for (const key of SERVER_SETTINGS) {
+      assert.ok(properties[`advertest.${key}`].scope, `${key} has no scope`);
     }
   });
 
