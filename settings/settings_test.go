@@ -79,7 +79,7 @@ func TestLLMConfigFromSettings(t *testing.T) {
 func TestNewSettingsReachTheConfigs(t *testing.T) {
 	d := Default(noEnv)
 	if c := d.LoopConfig(); c.SandboxMode != "auto" || len(c.SandboxEnv) != 0 || c.WorkerHeapMB != 512 || c.MaxLeakedThreads != 32 ||
-		c.StepFactor != 10 || c.StepConstant != 1_000_000 || strings.Join(c.Operators, ",") != "default" || c.Workers != 0 {
+		c.StepFactor != 10 || c.StepConstant != 1_000_000 || strings.Join(c.Operators, ",") != "default,strong" || c.Workers != 0 {
 		t.Errorf("default loop config %+v", c)
 	}
 	if c := d.LLMConfig(); c.MaxReplyTokens != 4096 || c.AllowInsecureHTTP {
@@ -115,7 +115,7 @@ func TestParseBadNewSettings(t *testing.T) {
 	want := []string{
 		"setting `llm.allowInsecureHTTP`: want true or false, got \"yes\"; using false",
 		"setting `llm.maxReplyTokens`: want an integer from 1 to 1000000, got 0; using 4096",
-		"setting `mutants.operators`: want a non-empty list of strings, got []; using [\"default\"]",
+		"setting `mutants.operators`: want a non-empty list of strings, got []; using [\"default\" \"strong\"]",
 		"setting `sandbox.env`: entry 1: want an environment variable name (letters, digits and _, not starting with a digit), got \"1BAD\"; using []",
 		"setting `sandbox.mode`: want one of auto, on, off, got \"maybe\"; using \"auto\"",
 		"setting `worker.heapMB`: want an integer from 64 to 65536, got 8; using 512",
@@ -123,7 +123,7 @@ func TestParseBadNewSettings(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if s.ProjectKey() != base.ProjectKey() || s.LLM != base.LLM || strings.Join(s.Operators, ",") != "default" {
+	if s.ProjectKey() != base.ProjectKey() || s.LLM != base.LLM || strings.Join(s.Operators, ",") != "default,strong" {
 		t.Errorf("bad values changed the settings: %+v", s)
 	}
 }

@@ -6,11 +6,6 @@ import (
 	"strings"
 )
 
-// DefaultOperators is the default value of the setting mutants.operators: both groups,
-// every operator, so the rule-based M plays the default group first and adds the strong one
-// on later moves. ["default"] alone keeps M to the default group (PIT's defaults).
-var DefaultOperators = []string{string(GroupDefault), string(GroupStrong)}
-
 // Selection is a set of the registry's operators: the ones the setting mutants.operators
 // allows. The zero Selection holds every operator.
 type Selection struct {

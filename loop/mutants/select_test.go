@@ -23,7 +23,7 @@ func TestSelect(t *testing.T) {
 	}{
 		{[]string{"default"}, defaults},
 		{[]string{"strong"}, strongs},
-		{DefaultOperators, all},
+		{bothGroups, all},
 		{[]string{"default", "BND"}, append(append([]string{}, defaults...), "BND/strong")},
 		{[]string{"ROR", "AOR"}, []string{"ROR/default", "AOR/default", "ROR/strong", "AOR/strong"}},
 		{[]string{"ROR/strong"}, []string{"ROR/strong"}},
@@ -84,7 +84,7 @@ func TestSelectionRestrictsGenerate(t *testing.T) {
 	for _, method := range []string{"clamp", "mix", "greet", "describe", "weighted"} {
 		for _, strong := range []bool{false, true} {
 			whole := gen(t, src, method, Options{Strong: strong})
-			if all := gen(t, src, method, Options{Strong: strong, Operators: MustSelect(DefaultOperators...)}); !reflect.DeepEqual(all, whole) {
+			if all := gen(t, src, method, Options{Strong: strong, Operators: MustSelect(bothGroups...)}); !reflect.DeepEqual(all, whole) {
 				t.Errorf("%s strong=%v: every operator selected gives %q, no selection %q", method, strong, short(all), short(whole))
 			}
 			var want []Mutant
@@ -147,3 +147,6 @@ func TestWriteOperatorTable(t *testing.T) {
 		t.Errorf("the table does not say how to choose: %q", b.String())
 	}
 }
+
+// bothGroups is the setting mutants.operators' default (the settings table's): every operator.
+var bothGroups = []string{string(GroupDefault), string(GroupStrong)}

@@ -119,9 +119,10 @@ var Table = []Setting{
 		field:       func(v *Values) any { return &v.StepConstant },
 	},
 	{
-		Name: "mutants.operators", Type: StringList, Default: []string{"default"}, NonEmpty: true, Scope: Window,
-		Description: "The mutation operators of the rule-based M: group names (`default`, `strong`) and operator codes, " +
-			"e.g. `[\"default\", \"ROR\"]` (`advertest mutate --list-operators` lists them).",
+		Name: "mutants.operators", Type: StringList, Default: []string{"default", "strong"}, NonEmpty: true, Scope: Window,
+		Description: "The mutation operators the rule-based M and the analysis may use: group names (`default`, `strong`) and operator codes, " +
+			"e.g. `[\"default\", \"ROR\"]` (`advertest mutate --list-operators` lists them). M's first move plays the selection's " +
+			"`default` members, its later moves the whole selection on the suite's blind spots; `[\"default\"]` alone keeps to the cheap group.",
 		field: func(v *Values) any { return &v.Operators },
 	},
 	{

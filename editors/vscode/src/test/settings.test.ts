@@ -88,7 +88,7 @@ describe('toServerSettings', () => {
       rounds: 5,
       repairAttempts: 10,
       mutantTimeout: { factor: 1.25, constantMs: 4000, stepFactor: 10, stepConstant: 1000000 },
-      mutants: { operators: ['default'] },
+      mutants: { operators: ['default', 'strong'] },
       workers: 0,
       worker: { heapMB: 512, maxLeakedThreads: 32 },
       sandbox: { mode: 'auto', env: [] },
