@@ -29,6 +29,9 @@ func (h *Handler) killMutantCommand(args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := h.session.CheckDocument(CommandKillMutant, protocol.DocumentURI(uri)); err != nil {
+		return nil, err
+	}
 	doc, ok := h.session.Documents().Get(protocol.DocumentURI(uri))
 	if !ok {
 		return nil, invalidParams("%s: document %s is not open", CommandKillMutant, uri)

@@ -82,6 +82,10 @@ func (h *Handler) onSave(uri protocol.DocumentURI) {
 	if h.session.Background().Err() != nil {
 		return
 	}
+	if err := h.session.CheckDocument("on save", uri); err != nil {
+		h.logger.Debug("no on-save work", zap.Error(err))
+		return
+	}
 	doc, ok := h.session.Documents().Get(uri)
 	if !ok {
 		return
