@@ -73,6 +73,43 @@ type LLM struct {
 	PromptTokens     int     `json:"promptTokens"`
 	CompletionTokens int     `json:"completionTokens"`
 	CostUSD          float64 `json:"costUSD"`
+	// Estimated is set when some reply came without usage figures: its tokens, and the cost,
+	// were estimated at four characters a token.
+	Estimated bool `json:"estimated"`
+	// Tests is what the LLM's test agent did with the classes it was sent; nil without it.
+	Tests *LLMTests `json:"tests,omitempty"`
+	// MutantDrops counts the mutants the LLM proposed that were dropped, by reason; nil
+	// without the LLM's mutant agent.
+	MutantDrops *MutantDrops `json:"mutantDrops,omitempty"`
+}
+
+// LLMTests counts the test agent's work on the LLM's classes.
+type LLMTests struct {
+	// Classes is the test classes received (initial suite, kill requests; repairs not counted).
+	Classes int `json:"classes"`
+	// Generated is the test methods handed to the game.
+	Generated int `json:"generated"`
+	// RuleRepairs counts rule passes that changed a class; LLMRepairs the LLM repair rounds.
+	RuleRepairs int `json:"ruleRepairs"`
+	LLMRepairs  int `json:"llmRepairs"`
+	// Dropped is the tests dropped: unrepairable, timing out, or not foldable into the suite.
+	Dropped int `json:"dropped"`
+	// FailingOnOriginal is the tests kept that fail on the original (possible bugs).
+	FailingOnOriginal int `json:"failingOnOriginal"`
+}
+
+// MutantDrops counts proposed mutants that were dropped, by reason.
+type MutantDrops struct {
+	// NotFound: the original line is not in the method.
+	NotFound int `json:"notFound"`
+	// MultiLine: the change spans more than one line.
+	MultiLine int `json:"multiLine"`
+	// NoOp: only whitespace or comments change.
+	NoOp int `json:"noOp"`
+	// Repeated: an earlier or known mutant.
+	Repeated int `json:"repeated"`
+	// Unparsable: the entry or the mutated code does not parse.
+	Unparsable int `json:"unparsable"`
 }
 
 // Timing holds the run's figures.
