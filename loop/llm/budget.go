@@ -6,8 +6,8 @@ import (
 )
 
 // BudgetAccount keeps what one budget (budget.maxTokens / budget.maxUSD) has spent, for
-// every client that is given it: the server keeps one per session (a new one when the budget
-// settings change), so that several jobs draw on one budget rather than each on its own.
+// every client that is given it: a server can keep one per session (a new one when the budget
+// settings change), so that its jobs draw on one budget rather than each on its own.
 // Before a request is sent, its worst case (the prompt's estimated tokens plus max_tokens) is
 // reserved; a request whose worst case would take spent + reserved past a limit is not sent.
 // The reply's real usage then replaces the reservation. It is safe for concurrent use.

@@ -59,9 +59,9 @@ type ClientOptions struct {
 	Transport http.RoundTripper
 	// BaseBackoff is the first retry's wait when the server gives no Retry-After [500ms].
 	BaseBackoff time.Duration
-	// Budget is the account the client's requests draw on, shared with other clients (the
-	// server keeps one per session); its limits replace Config.Budget. nil: the client keeps
-	// an account of its own with Config.Budget's limits.
+	// Budget is the account the client's requests draw on, which other clients may share (a
+	// server session's jobs, say); its limits replace Config.Budget. nil: the client keeps an
+	// account of its own with Config.Budget's limits.
 	Budget *BudgetAccount
 }
 
