@@ -73,6 +73,9 @@ func (h *Handler) ExecuteCommand(_ context.Context, params *protocol.ExecuteComm
 	if err != nil {
 		return nil, err
 	}
+	if err := h.session.CheckDocument(params.Command, arg.URI); err != nil {
+		return nil, err
+	}
 	target, err := h.targetAt(params.Command, arg)
 	if err != nil {
 		return nil, err

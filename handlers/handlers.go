@@ -56,11 +56,9 @@ type Handler struct {
 	projects *jobs.Projects
 	results  *results
 
-	// mu guards what initialize and workspace notifications tell us.
+	// mu guards what initialize and workspace notifications tell us (the
+	// workspace folders are the session's).
 	mu sync.Mutex
-	// roots are the workspace folders as local paths, outermost first as the
-	// client listed them.
-	roots []string
 	// clientCapabilities are initialize's capabilities.
 	clientCapabilities protocol.ClientCapabilities
 	// settings are the current settings; initOptions what initialize carried.
@@ -140,11 +138,7 @@ func (h *Handler) Settings() settings.Settings {
 }
 
 // workspaceRoots returns a copy of the workspace folders' paths.
-func (h *Handler) workspaceRoots() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return append([]string(nil), h.roots...)
-}
+func (h *Handler) workspaceRoots() []string { return h.session.WorkspaceFolders() }
 
 // stopAll cancels every job, waits for them briefly, and closes the projects (their worker
 // JVMs end).

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
-	"go.uber.org/zap"
 
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/jobs"
@@ -143,15 +142,14 @@ func summary(rep *report.Report) string {
 // saveState writes a method's state; a failure is logged and shown, not fatal.
 func (h *Handler) saveState(ctx context.Context, snap *methodSnapshot, kind, historyKind string, rep *report.Report, cover map[string][]string) {
 	st := &state.Method{Kind: kind, Query: snap.query, MethodText: snap.method.Text(snap.file.Source()), Report: rep, Covering: cover}
-	store := state.Open(snap.moduleRoot)
-	if prev, err := store.Load(snap.class, snap.query); err == nil && prev != nil {
-		st.History = prev.History
-	}
-	st.Record(historyKind, time.Now())
-	if err := store.Save(st); err != nil {
-		h.logger.Warn("saving state", zap.Error(err))
-		_ = h.session.Client().ShowMessage(ctx, protocol.MessageTypeWarning, "AdverTest: "+err.Error())
-	}
+	err := state.Open(snap.moduleRoot).Update(snap.class, snap.query, func(prev *state.Method) *state.Method {
+		if prev != nil {
+			st.History = prev.History
+		}
+		st.Record(historyKind, time.Now())
+		return st
+	})
+	h.warnState(ctx, err)
 }
 
 // runAnalyze is mutation analysis of the method: with every rule mutant and the project's

@@ -29,6 +29,9 @@ func (h *Handler) killMutantCommand(args []any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := h.session.CheckDocument(CommandKillMutant, protocol.DocumentURI(uri)); err != nil {
+		return nil, err
+	}
 	doc, ok := h.session.Documents().Get(protocol.DocumentURI(uri))
 	if !ok {
 		return nil, invalidParams("%s: document %s is not open", CommandKillMutant, uri)
@@ -103,8 +106,10 @@ func (h *Handler) runKill(j *jobs.Job, snap *methodSnapshot, m mutants.Mutant) {
 		h.results.set(res)
 		h.results.publish(snap.uri)
 	}
-	store := state.Open(snap.moduleRoot)
-	if st, err := store.Load(snap.class, snap.query); err == nil && st != nil {
+	stateErr := state.Open(snap.moduleRoot).Update(snap.class, snap.query, func(st *state.Method) *state.Method {
+		if st == nil {
+			return nil
+		}
 		for i := range st.Report.Mutants {
 			if st.Report.Mutants[i].ID == m.ID {
 				st.Report.Mutants[i].Status = report.Killed
@@ -117,8 +122,9 @@ func (h *Handler) runKill(j *jobs.Job, snap *methodSnapshot, m mutants.Mutant) {
 			st.Report.Tests.Methods = append(st.Report.Tests.Methods, kill.Class+"."+t.Name)
 		}
 		st.Record("killMutant", time.Now())
-		_ = store.Save(st)
-	}
+		return st
+	})
+	h.warnState(ctx, stateErr)
 	p.summary = fmt.Sprintf("killed by %v", kill.Verdict.KilledBy)
 }
 

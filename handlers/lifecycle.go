@@ -13,12 +13,7 @@ import (
 // Initialize records the workspace and the client's capabilities and
 // announces what advertest serves.
 func (h *Handler) Initialize(_ context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
-	var roots []string
-	for _, folder := range params.WorkspaceFolders {
-		if p := server.URIPath(protocol.DocumentURI(folder.URI)); p != "" {
-			roots = append(roots, p)
-		}
-	}
+	roots := folderPaths(params.WorkspaceFolders)
 	if len(roots) == 0 {
 		if p := server.URIPath(params.RootURI); p != "" {
 			roots = append(roots, p)
@@ -26,8 +21,8 @@ func (h *Handler) Initialize(_ context.Context, params *protocol.InitializeParam
 			roots = append(roots, params.RootPath)
 		}
 	}
+	h.session.SetWorkspaceFolders(roots)
 	h.mu.Lock()
-	h.roots = roots
 	h.clientCapabilities = params.Capabilities
 	h.initOptions = sectionOf(params.InitializationOptions)
 	h.mu.Unlock()
@@ -93,25 +88,19 @@ func (h *Handler) WorkDoneProgressCancel(_ context.Context, params *protocol.Wor
 	return nil
 }
 
-// DidChangeWorkspaceFolders keeps the workspace roots current.
+// DidChangeWorkspaceFolders keeps the workspace folders current.
 func (h *Handler) DidChangeWorkspaceFolders(_ context.Context, params *protocol.DidChangeWorkspaceFoldersParams) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	removed := make(map[string]bool)
-	for _, f := range params.Event.Removed {
-		removed[server.URIPath(protocol.DocumentURI(f.URI))] = true
-	}
-	var roots []string
-	for _, r := range h.roots {
-		if !removed[r] {
-			roots = append(roots, r)
-		}
-	}
-	for _, f := range params.Event.Added {
-		if p := server.URIPath(protocol.DocumentURI(f.URI)); p != "" {
-			roots = append(roots, p)
-		}
-	}
-	h.roots = roots
+	h.session.ChangeWorkspaceFolders(folderPaths(params.Event.Added), folderPaths(params.Event.Removed))
 	return nil
+}
+
+// folderPaths are the local paths of workspace folders (file: URIs only).
+func folderPaths(folders []protocol.WorkspaceFolder) []string {
+	var paths []string
+	for _, f := range folders {
+		if p := server.URIPath(protocol.DocumentURI(f.URI)); p != "" {
+			paths = append(paths, p)
+		}
+	}
+	return paths
 }

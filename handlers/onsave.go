@@ -1,6 +1,8 @@
 package handlers
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"time"
 
@@ -35,6 +37,9 @@ func (h *Handler) restoreState(doc documentLike) {
 	root, states, err := statesOf(path)
 	if err != nil {
 		h.logger.Debug("no state for the document", zap.String("uri", string(doc.URI())), zap.Error(err))
+		if errors.As(err, new(*state.CorruptError)) {
+			h.warnState(h.session.Background(), err)
+		}
 	}
 	if len(states) == 0 {
 		return
@@ -49,6 +54,16 @@ func (h *Handler) restoreState(doc documentLike) {
 		})
 	}
 	h.results.publish(doc.URI())
+}
+
+// warnState logs and shows a failure to save a method's state, or a warning of a corrupt
+// state file moved aside; nil does nothing.
+func (h *Handler) warnState(ctx context.Context, err error) {
+	if err == nil {
+		return
+	}
+	h.logger.Warn("method state", zap.Error(err))
+	_ = h.session.Client().ShowMessage(ctx, protocol.MessageTypeWarning, "AdverTest: "+err.Error())
 }
 
 // documentLike is what restoreState needs of a document.
@@ -80,6 +95,10 @@ func (h *Handler) onSave(uri protocol.DocumentURI) {
 	delete(h.saveTimers, uri)
 	h.saveMu.Unlock()
 	if h.session.Background().Err() != nil {
+		return
+	}
+	if err := h.session.CheckDocument("on save", uri); err != nil {
+		h.logger.Debug("no on-save work", zap.Error(err))
 		return
 	}
 	doc, ok := h.session.Documents().Get(uri)

@@ -26,6 +26,12 @@ type Agents struct {
 	M agent.MutantAgent
 }
 
+// UsageReporter is a player that adds its own figures to the report's llm section (the LLM's
+// agents: what became of the tests and mutants the model wrote).
+type UsageReporter interface {
+	ReportUsage(*report.LLM)
+}
+
 // Outcome is what a run produced besides its report: the suite and where it belongs.
 type Outcome struct {
 	Report *report.Report
@@ -470,6 +476,11 @@ func (g *game) outcome() *Outcome {
 	}
 	if g.cfg.Usage != nil {
 		rep.LLM = g.cfg.Usage()
+	}
+	for _, player := range []any{g.agents.T, g.agents.M} {
+		if r, ok := player.(UsageReporter); ok {
+			r.ReportUsage(&rep.LLM)
+		}
 	}
 	rep.Timing.MutantsEvaluated = g.stats.Mutants
 	rep.Timing.TestExecutions = g.stats.TestExecutions

@@ -5,7 +5,12 @@
 // jsonrpc2.NewStream, survives bad input: an undecodable body is answered
 // with ParseError or InvalidRequest when its request id can be recovered, or
 // logged and skipped, and reading resynchronises on the next Content-Length
-// header. A go.lsp.dev/jsonrpc2 Conn runs on top of it.
+// header. Two limits keep one hostile message from ending the process: a body
+// nesting deeper than maxNesting (512) levels is refused before any decoder
+// recurses into it, and a Content-Length over maxBodyBytes (64 MiB) is
+// refused and its body skipped as it streams past; either is answered with
+// InvalidRequest when the request id can be read (docs/server.md). A
+// go.lsp.dev/jsonrpc2 Conn runs on top of it.
 //
 // Handler chain (Serve): the Conn's read loop hands each message to one
 // non-blocking handler. A call runs on its own goroutine (jsonrpc2's
@@ -24,7 +29,8 @@
 // Session state: Documents (the open documents, each Java one with a
 // tree-sitter parse updated incrementally on every change), a Notifier for
 // messages to the client (diagnostics, messages, progress, workspace edits,
-// workspace/configuration),
-// and a background context cancelled by shutdown and by the end of the
-// connection. The LSP methods themselves live in package handlers.
+// workspace/configuration), the workspace folders with CheckDocument (work
+// that builds or runs a project starts only for an open document or a file
+// inside a workspace folder), and a background context cancelled by shutdown
+// and by the end of the connection. The LSP methods themselves live in package handlers.
 package server

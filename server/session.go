@@ -26,6 +26,12 @@ type Session struct {
 	// work counts the goroutines started with Go, so that Serve returns only
 	// after they have ended.
 	work sync.WaitGroup
+
+	// foldersMu guards the workspace folders.
+	foldersMu sync.Mutex
+	// folders are the workspace folders as clean local paths, in the client's
+	// order (see workspace.go).
+	folders []string
 }
 
 // NewSession returns a session whose background context derives from ctx.

@@ -19,9 +19,13 @@ import (
 	"go.uber.org/zap"
 )
 
-// maxBodyBytes bounds one message body. A larger Content-Length is treated as
-// garbage (it is far more likely a corrupted header than a real 256 MiB file).
-const maxBodyBytes = 256 << 20
+// maxBodyBytes bounds one message body. The largest real message is a didOpen or
+// didChange of a whole file, and no Java source comes near 64 MiB; a larger
+// Content-Length is a corrupted header or an attack, and honouring it would make the
+// server allocate (or wait for) that much. Such a frame is answered with an error when
+// its request id is in the first bytes of its body, and its body is skipped as it
+// streams past, never buffered whole, until the next Content-Length header.
+const maxBodyBytes = 64 << 20
 
 // contentLengthHeader is the one header LSP framing requires.
 const contentLengthHeader = "content-length"
@@ -98,12 +102,32 @@ func (s *Stream) readMessage() (msg jsonrpc2.Message, n int64, err error) {
 			body = body[:i]
 		}
 	}
+	// The decoders recurse once per nesting level: a deep enough body would overflow the
+	// stack, which no recover catches. Measure it first, without recursion.
+	if shape := scanBody(body); shape.depth > maxNesting {
+		s.refuse(shape, jsonrpc2.InvalidRequest, fmt.Sprintf("message nests JSON %d levels deep; the limit is %d", shape.depth, maxNesting),
+			zap.Int("bytes", len(body)), zap.ByteString("start", body[:min(len(body), 120)]))
+		return nil, n, nil
+	}
 	msg, err = jsonrpc2.DecodeMessage(body)
 	if err != nil {
 		s.rejectBody(body, err)
 		return nil, n, nil
 	}
 	return msg, n, nil
+}
+
+// refuse answers a request that is not handled with an error, when shape says it is a
+// request with an answerable id, and logs it either way.
+func (s *Stream) refuse(shape bodyShape, code jsonrpc2.Code, message string, fields ...zap.Field) {
+	fields = append(fields, zap.String("problem", message))
+	id := answerableID(shape.id)
+	if !shape.method || id == nil || !stdjson.Valid(id) {
+		s.logger.Warn("skipping a message that cannot be handled, without a request id to answer", fields...)
+		return
+	}
+	s.logger.Warn("answering a message that cannot be handled", append(fields, zap.ByteString("id", id))...)
+	s.replyError(id, code, message)
 }
 
 // readFrame scans for a header block with a valid Content-Length and returns
@@ -113,19 +137,33 @@ func (s *Stream) readFrame() ([]byte, int64, error) {
 	var total int64
 	length := -1 // -1: no valid Content-Length seen in the current header block
 	skipped := 0
+	// oversized is the Content-Length of the current header block when it is over
+	// maxBodyBytes; next is a line already read that the loop is to scan next.
+	var oversized, next []byte
 	for {
-		line, err := s.readLine()
-		total += int64(len(line))
-		if err != nil {
-			if skipped > 0 {
-				s.logger.Warn("skipped bytes that are not an LSP frame", zap.Int("lines", skipped))
+		line := next
+		next = nil
+		if line == nil {
+			var err error
+			line, err = s.readLine()
+			total += int64(len(line))
+			if err != nil {
+				if skipped > 0 {
+					s.logger.Warn("skipped bytes that are not an LSP frame", zap.Int("lines", skipped))
+				}
+				return nil, total, err
 			}
-			return nil, total, err
 		}
 		text := strings.TrimRight(string(line), "\r\n")
 		if text == "" {
 			if length > 0 {
 				break
+			}
+			if oversized != nil {
+				// The body starts here. Answer from its first bytes, then let the scan
+				// skip it like any garbage, up to the next header.
+				next, total = s.refuseOversized(oversized, total)
+				oversized = nil
 			}
 			continue // blank line outside a header block
 		}
@@ -143,8 +181,14 @@ func (s *Stream) readFrame() ([]byte, int64, error) {
 			continue
 		}
 		if strings.EqualFold(strings.TrimSpace(name), contentLengthHeader) {
-			n, err := strconv.Atoi(strings.TrimSpace(value))
-			if err != nil || n <= 0 || n > maxBodyBytes {
+			value = strings.TrimSpace(value)
+			n, err := strconv.Atoi(value)
+			if (err == nil && n > maxBodyBytes) || errors.Is(err, strconv.ErrRange) && value[0] != '-' {
+				oversized = []byte(value)
+				length = -1
+				continue
+			}
+			if err != nil || n <= 0 {
 				s.logger.Warn("skipping frame with invalid Content-Length", zap.String("value", value))
 				length = -1
 				continue
@@ -156,13 +200,33 @@ func (s *Stream) readFrame() ([]byte, int64, error) {
 	if skipped > 0 {
 		s.logger.Warn("skipped bytes that are not an LSP frame", zap.Int("lines", skipped))
 	}
-	body := make([]byte, length)
-	n, err := io.ReadFull(s.in, body)
-	total += int64(n)
+	// The body grows as its bytes arrive: a Content-Length that lies costs only what
+	// really comes.
+	var body bytes.Buffer
+	body.Grow(min(length, 1<<20))
+	n, err := io.CopyN(&body, s.in, int64(length))
+	total += n
 	if err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
 		return nil, total, fmt.Errorf("reading %d-byte message body: %w", length, err)
 	}
-	return body, total, nil
+	return body.Bytes(), total, nil
+}
+
+// refuseOversized answers a frame whose Content-Length is over maxBodyBytes, when the
+// first piece of its body (read here, at most the reader's buffer) shows a request id, and
+// returns that piece for the header scan to skip.
+func (s *Stream) refuseOversized(length []byte, total int64) ([]byte, int64) {
+	first, err := s.readLine()
+	total += int64(len(first))
+	message := fmt.Sprintf("message body of %s bytes is over the limit of %d MiB: skipped", length, maxBodyBytes>>20)
+	s.refuse(scanBody(first), jsonrpc2.InvalidRequest, message)
+	if err != nil && len(first) == 0 {
+		return nil, total // the read error comes again on the next read
+	}
+	return first, total
 }
 
 // readLine reads one line; an overlong line is returned in pieces, which the
@@ -236,6 +300,11 @@ func (s *Stream) rejectBody(body []byte, decodeErr error) {
 		return
 	}
 	s.logger.Warn("answering malformed message", append(fields, zap.ByteString("id", id))...)
+	s.replyError(id, code, message)
+}
+
+// replyError writes an error response for the request id (raw JSON).
+func (s *Stream) replyError(id stdjson.RawMessage, code jsonrpc2.Code, message string) {
 	reply := struct {
 		JSONRPC string             `json:"jsonrpc"`
 		ID      stdjson.RawMessage `json:"id"`

@@ -136,7 +136,15 @@ func writeSuite(out *loop.Outcome) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(out.TestFile), 0o755); err != nil {
 		return "", err
 	}
-	if err := report.WriteFileAtomic(out.TestFile, []byte(out.FileText)); err != nil {
+	// The run took a while: the user may have taken the file over since. Look again just
+	// before it is replaced.
+	keepUsers := func(current []byte, exists bool) error {
+		if exists && !loop.HasMarker(current) {
+			return fmt.Errorf("%s no longer starts with AdverTest's generated-file marker (it was changed during the run): not overwritten", out.TestFile)
+		}
+		return nil
+	}
+	if err := report.ReplaceFile(out.TestFile, []byte(out.FileText), keepUsers); err != nil {
 		return "", err
 	}
 	return fmt.Sprintf("wrote %s (%d tests)", out.TestFile, len(out.Suite.Tests)), nil

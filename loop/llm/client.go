@@ -23,8 +23,14 @@ import (
 	"github.com/advertest/advertest-lsp/loop/report"
 )
 
-// ErrBudget is returned (wrapped) by Chat once budget.maxTokens or budget.maxUSD is spent.
+// ErrBudget is returned (wrapped) by Chat when a request's worst case does not fit in what
+// is left of budget.maxTokens or budget.maxUSD: the request is not sent.
 var ErrBudget = errors.New("the LLM budget is spent")
+
+// maxReplyBodyBytes bounds the body of one HTTP answer from the endpoint. A chat completion
+// of max_tokens tokens is a few hundred KiB at most; 8 MiB leaves room for any real one and
+// keeps a broken or hostile endpoint from filling the memory.
+const maxReplyBodyBytes = 8 << 20
 
 // Message is one chat message.
 type Message struct {
@@ -53,6 +59,10 @@ type ClientOptions struct {
 	Transport http.RoundTripper
 	// BaseBackoff is the first retry's wait when the server gives no Retry-After [500ms].
 	BaseBackoff time.Duration
+	// Budget is the account the client's requests draw on, which other clients may share (a
+	// server session's jobs, say); its limits replace Config.Budget. nil: the client keeps an
+	// account of its own with Config.Budget's limits.
+	Budget *BudgetAccount
 }
 
 // Client talks to one OpenAI-compatible endpoint. It is safe for concurrent use.
@@ -62,7 +72,10 @@ type Client struct {
 	log *zap.Logger
 	sem chan struct{}
 	key string
+	// budget is what the requests draw on; possibly shared with other clients.
+	budget *BudgetAccount
 
+	// mu guards this client's own figures (the report's llm section).
 	mu               sync.Mutex
 	requests         int // chat requests answered (retries not counted)
 	attempts         int // HTTP attempts, retries included
@@ -83,7 +96,10 @@ func NewClient(cfg Config, opts ClientOptions) (*Client, error) {
 		log = zap.NewNop()
 	}
 	key := cfg.APIKey(opts.Getenv)
-	c := &Client{cfg: cfg, log: log.Named("llm"), sem: make(chan struct{}, cfg.MaxConcurrency), key: key}
+	c := &Client{cfg: cfg, log: log.Named("llm"), sem: make(chan struct{}, cfg.MaxConcurrency), key: key, budget: opts.Budget}
+	if c.budget == nil {
+		c.budget = NewBudgetAccount(cfg.Budget)
+	}
 	rt := opts.Transport
 	if rt == nil {
 		rt = http.DefaultTransport
@@ -95,8 +111,14 @@ func NewClient(cfg Config, opts ClientOptions) (*Client, error) {
 	oc := openai.DefaultConfig(key)
 	oc.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	oc.HTTPClient = &retryingDoer{
-		http:        &http.Client{Transport: rt, Timeout: cfg.RequestTimeout()},
+		http: &http.Client{Transport: rt, Timeout: cfg.RequestTimeout(),
+			// A redirect is never followed: the API key goes to the configured base URL only.
+			CheckRedirect: func(r *http.Request, _ []*http.Request) error {
+				return fmt.Errorf("%w to %s (not followed: the API key is sent to the configured llm.baseURL only; set it to the endpoint itself)",
+					errRedirect, r.URL.Redacted())
+			}},
 		temperature: cfg.Temperature,
+		maxTokens:   cfg.MaxReplyTokens,
 		maxRetries:  cfg.MaxRetries,
 		backoff:     backoff,
 		client:      c,
@@ -115,8 +137,15 @@ func (c *Client) Config() Config { return c.cfg }
 // "M.more", ...). It waits for a free slot of the concurrency limit, retries as the
 // transport allows, and counts the reply's tokens.
 func (c *Client) Chat(ctx context.Context, kind string, msgs []Message) (Reply, error) {
-	if err := c.Budget(); err != nil {
-		return Reply{}, err
+	req := openai.ChatCompletionRequest{
+		Model:       c.cfg.Model,
+		Temperature: float32(c.cfg.Temperature), // sent even when 0: see retryingDoer
+		MaxTokens:   c.cfg.MaxReplyTokens,       // sent always: see retryingDoer
+	}
+	promptChars := 0
+	for _, m := range msgs {
+		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: m.Content})
+		promptChars += len(m.Content)
 	}
 	select {
 	case c.sem <- struct{}{}:
@@ -124,19 +153,17 @@ func (c *Client) Chat(ctx context.Context, kind string, msgs []Message) (Reply, 
 		return Reply{}, ctx.Err()
 	}
 	defer func() { <-c.sem }()
-	req := openai.ChatCompletionRequest{
-		Model:       c.cfg.Model,
-		Temperature: float32(c.cfg.Temperature), // sent even when 0: see retryingDoer
-		MaxTokens:   c.cfg.MaxReplyTokens,
-	}
-	promptChars := 0
-	for _, m := range msgs {
-		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: m.Content})
-		promptChars += len(m.Content)
+	// Hold the worst case (the whole max_tokens) before sending; the real usage replaces it.
+	worstTokens := estimateTokens(promptChars) + c.cfg.MaxReplyTokens
+	held, err := c.budget.Reserve(worstTokens, c.cost(estimateTokens(promptChars), c.cfg.MaxReplyTokens))
+	if err != nil {
+		c.log.Info("not sending the LLM request: over budget", zap.String("kind", kind), zap.Error(err))
+		return Reply{}, err
 	}
 	start := time.Now()
 	resp, err := c.api.CreateChatCompletion(ctx, req)
 	if err != nil {
+		held.Release()
 		if ctx.Err() != nil {
 			return Reply{}, ctx.Err()
 		}
@@ -153,8 +180,9 @@ func (c *Client) Chat(ctx context.Context, kind string, msgs []Message) (Reply, 
 	if r.PromptTokens == 0 && r.CompletionTokens == 0 {
 		// Some local servers send no usage: estimate (about four characters a token) so
 		// that budgets still bite.
-		r.PromptTokens, r.CompletionTokens, estimated = (promptChars+3)/4, (len(r.Text)+3)/4, true
+		r.PromptTokens, r.CompletionTokens, estimated = estimateTokens(promptChars), estimateTokens(len(r.Text)), true
 	}
+	held.Settle(r.PromptTokens+r.CompletionTokens, c.cost(r.PromptTokens, r.CompletionTokens))
 	c.mu.Lock()
 	c.requests++
 	c.promptTokens += r.PromptTokens
@@ -170,11 +198,17 @@ func (c *Client) Chat(ctx context.Context, kind string, msgs []Message) (Reply, 
 	return r, nil
 }
 
-// Usage is the report's llm figures so far.
+// estimateTokens is the token count of chars characters when the server sends no usage:
+// about four characters a token.
+func estimateTokens(chars int) int { return (chars + 3) / 4 }
+
+// Usage is the report's llm figures so far, of this client's requests (the budget it draws
+// on may be shared). Estimated is set once some reply came without usage.
 func (c *Client) Usage() report.LLM {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return report.LLM{Requests: c.requests, PromptTokens: c.promptTokens, CompletionTokens: c.completionTokens, CostUSD: c.costLocked()}
+	return report.LLM{Requests: c.requests, PromptTokens: c.promptTokens, CompletionTokens: c.completionTokens,
+		CostUSD: c.cost(c.promptTokens, c.completionTokens), Estimated: c.estimated}
 }
 
 // Attempts counts HTTP attempts, retries included.
@@ -184,24 +218,19 @@ func (c *Client) Attempts() int {
 	return c.attempts
 }
 
-func (c *Client) costLocked() float64 {
-	return (float64(c.promptTokens)*c.cfg.Pricing.InputPerMTok + float64(c.completionTokens)*c.cfg.Pricing.OutputPerMTok) / 1e6
+// cost is the price of prompt and completion tokens at the configured pricing.
+func (c *Client) cost(prompt, completion int) float64 {
+	return (float64(prompt)*c.cfg.Pricing.InputPerMTok + float64(completion)*c.cfg.Pricing.OutputPerMTok) / 1e6
 }
 
-// Budget returns a wrapped ErrBudget once budget.maxTokens or budget.maxUSD is reached (the
-// loop's Budget hook).
+// Budget returns a wrapped ErrBudget once what is left of the budget cannot hold one more
+// reply of max_tokens (the loop's Budget hook: every request would be refused).
 func (c *Client) Budget() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	b := c.cfg.Budget
-	if tokens := c.promptTokens + c.completionTokens; b.MaxTokens > 0 && tokens >= b.MaxTokens {
-		return fmt.Errorf("%w: %d tokens of budget.maxTokens %d", ErrBudget, tokens, b.MaxTokens)
-	}
-	if cost := c.costLocked(); b.MaxUSD > 0 && cost >= b.MaxUSD {
-		return fmt.Errorf("%w: $%.4f of budget.maxUSD $%.4f", ErrBudget, cost, b.MaxUSD)
-	}
-	return nil
+	return c.budget.Afford(c.cfg.MaxReplyTokens, c.cost(0, c.cfg.MaxReplyTokens))
 }
+
+// BudgetAccount is the account the client's requests draw on.
+func (c *Client) BudgetAccount() *BudgetAccount { return c.budget }
 
 // redact removes the API key from text that came back from the server or the library.
 func (c *Client) redact(s string) string {
@@ -211,13 +240,21 @@ func (c *Client) redact(s string) string {
 	return s
 }
 
-// retryingDoer is go-openai's HTTP client. It puts temperature into every request body (the
-// library drops a 0 temperature: omitempty, see PITFALLS.md), and retries with backoff on 429
+// errRedirect marks an answer that was a redirect (never followed).
+var errRedirect = errors.New("the LLM endpoint answered with a redirect")
+
+// errBodyTooLarge is the read error of an answer's body past maxReplyBodyBytes.
+var errBodyTooLarge = fmt.Errorf("the LLM endpoint's answer is larger than %d MiB: refused", maxReplyBodyBytes>>20)
+
+// retryingDoer is go-openai's HTTP client. It puts temperature and max_tokens into every
+// request body (the library drops a 0 temperature: omitempty, see docs/llm.md), bounds every
+// answer's body to maxReplyBodyBytes, and retries with backoff on 429
 // (honouring Retry-After / retry-after-ms), 5xx, a 200 whose body is not JSON, timeouts and
 // refused connections, at most maxRetries times, stopping when the request's context ends.
 type retryingDoer struct {
 	http        *http.Client
 	temperature float64
+	maxTokens   int
 	maxRetries  int
 	backoff     time.Duration
 	client      *Client
@@ -231,7 +268,7 @@ func (d *retryingDoer) Do(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading the request body: %w", err)
 		}
-		body = withTemperature(b, d.temperature)
+		body = withRequiredFields(b, d.temperature, d.maxTokens)
 	}
 	ctx := req.Context()
 	for attempt := 0; ; attempt++ {
@@ -245,10 +282,16 @@ func (d *retryingDoer) Do(req *http.Request) (*http.Response, error) {
 		d.client.attempts++
 		d.client.mu.Unlock()
 		resp, err := d.http.Do(r)
+		if err == nil {
+			resp.Body = &boundedBody{ReadCloser: resp.Body, left: maxReplyBodyBytes}
+		}
 		if err == nil && resp.StatusCode == http.StatusOK {
 			// Read the body here: a proxy's HTML page with status 200 is retried too.
 			b, rerr := io.ReadAll(resp.Body)
 			resp.Body.Close()
+			if errors.Is(rerr, errBodyTooLarge) {
+				return nil, rerr
+			}
 			if rerr == nil && json.Valid(b) {
 				resp.Body = io.NopCloser(bytes.NewReader(b))
 				return resp, nil
@@ -346,14 +389,41 @@ func retryAfter(h http.Header) (time.Duration, bool) {
 	return 0, false
 }
 
-// withTemperature sets "temperature" in a JSON request body (kept as is when it is not an
-// object).
-func withTemperature(body []byte, temperature float64) []byte {
+// boundedBody fails a read past left bytes with errBodyTooLarge.
+type boundedBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// One byte more tells a body of exactly the limit from a longer one.
+		var one [1]byte
+		n, err := b.ReadCloser.Read(one[:])
+		if n > 0 {
+			return 0, errBodyTooLarge
+		}
+		return 0, err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
+}
+
+// withRequiredFields sets "temperature" and "max_tokens" in a JSON request body (kept as is
+// when it is not an object), whatever the library left out.
+func withRequiredFields(body []byte, temperature float64, maxTokens int) []byte {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil {
 		return body
 	}
 	obj["temperature"] = json.RawMessage(strconv.FormatFloat(temperature, 'f', -1, 64))
+	if maxTokens > 0 {
+		obj["max_tokens"] = json.RawMessage(strconv.Itoa(maxTokens))
+	}
 	out, err := json.Marshal(obj)
 	if err != nil {
 		return body

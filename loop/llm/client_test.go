@@ -193,7 +193,8 @@ func TestChatConcurrencyLimit(t *testing.T) {
 
 func TestBudgetAndConfigured(t *testing.T) {
 	srv := llmtest.Start(t, func(r *llmtest.Request, n int) llmtest.Response { return llmtest.Reply("ok", 600, 500) })
-	c, _ := newTestClient(t, srv.URL, func(c *Config) { c.Budget.MaxTokens = 1000 })
+	// A reply's worst case is 1 + 100 tokens: the first fits; after its 1100 no reply does.
+	c, _ := newTestClient(t, srv.URL, func(c *Config) { c.Budget.MaxTokens, c.MaxReplyTokens = 1000, 100 })
 	if _, err := c.Chat(context.Background(), "x", []Message{{Role: "user", Content: "x"}}); err != nil {
 		t.Fatal(err)
 	}

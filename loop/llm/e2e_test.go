@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/advertest/advertest-lsp/buildtools/buildtest"
@@ -221,7 +222,8 @@ func TestLoopWithScriptedLLM(t *testing.T) {
 		switch {
 		case strings.Contains(last, "does not compile or cannot run"):
 			hit("T.repair")
-			return reply(req, "Here is the fixed class:\n"+fence("java", repairedInitial))
+			// No usage figures, as some local servers send: the client estimates them.
+			return llmtest.Reply("Here is the fixed class:\n"+fence("java", repairedInitial), 0, 0)
 		case strings.Contains(last, "cover every path"):
 			if hit("T.initial") == 1 {
 				return llmtest.Status(429, map[string]string{"Retry-After": "1"})
@@ -347,6 +349,33 @@ func TestLoopWithScriptedLLM(t *testing.T) {
 	if d := u.CostUSD - want; d > 1e-12 || d < -1e-12 {
 		t.Errorf("cost %v, want %v", u.CostUSD, want)
 	}
+	// The agents' own figures reach the report's JSON; the estimate is marked.
+	if !u.Estimated {
+		t.Errorf("usage %+v: the repair reply had no usage, want estimated", u)
+	}
+	js, err := rep.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var decoded struct {
+		LLM struct {
+			Estimated   *bool               `json:"estimated"`
+			Tests       *report.LLMTests    `json:"tests"`
+			MutantDrops *report.MutantDrops `json:"mutantDrops"`
+		} `json:"llm"`
+	}
+	if err := json.Unmarshal(js, &decoded); err != nil {
+		t.Fatal(err)
+	}
+	got := decoded.LLM
+	wantTests := report.LLMTests{Classes: st.Classes, Generated: st.Tests, RuleRepairs: st.RuleRepairs, LLMRepairs: st.LLMRepairs,
+		Dropped: st.Dropped, FailingOnOriginal: st.FailingOriginal}
+	if got.Estimated == nil || !*got.Estimated || got.Tests == nil || *got.Tests != wantTests || got.Tests.Generated == 0 || got.Tests.LLMRepairs == 0 {
+		t.Errorf("report llm %s\nwant estimated and tests %+v", js[strings.Index(string(js), `"llm"`):], wantTests)
+	}
+	if got.MutantDrops == nil || *got.MutantDrops != (report.MutantDrops{NotFound: d.NotFound, MultiLine: d.MultiLine, NoOp: d.NoOp, Repeated: d.Repeated, Unparsable: d.Unparsable}) {
+		t.Errorf("report llm.mutantDrops %+v, want the agent's %+v", got.MutantDrops, d)
+	}
 	assertNoKeyInLogs(t, logs)
 	measurePrompts(t, reqs)
 }
@@ -404,7 +433,7 @@ func commonPrefix(a, b string) int {
 
 // TestLoopStopsAtBudget: a test whose own code throws on the original is repaired by an LLM
 // round (not kept as a possible bug), and budget.maxTokens ends the game cleanly after the
-// initial moves.
+// initial moves: the repair's reply reports so many tokens that no further reply fits.
 func TestLoopStopsAtBudget(t *testing.T) {
 	proj, root := openCalculator(t)
 	file := filepath.Join(root, "src", "main", "java", "org", "acme", "PriceCalculator.java")
@@ -421,7 +450,7 @@ func TestLoopStopsAtBudget(t *testing.T) {
 			if !strings.Contains(last, "NumberFormatException") {
 				return llmtest.Status(400, nil)
 			}
-			return llmtest.Reply(fence("java", fixed), 60, 40)
+			return llmtest.Reply(fence("java", fixed), 60, 200_000)
 		case strings.Contains(last, "cover every path"):
 			return llmtest.Reply(fence("java", throwing), 60, 40)
 		case strings.Contains(last, "diverse mutants"):
@@ -431,7 +460,7 @@ func TestLoopStopsAtBudget(t *testing.T) {
 	})
 	cfg := DefaultConfig(func(string) string { return "" })
 	cfg.BaseURL, cfg.Model = srv.URL, "scripted"
-	cfg.Budget.MaxTokens = 250
+	cfg.Budget.MaxTokens = 200_000
 	client, err := NewClient(cfg, ClientOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -456,8 +485,8 @@ func TestLoopStopsAtBudget(t *testing.T) {
 	if len(rep.Rounds) != 1 || !strings.Contains(strings.Join(rep.Warnings, " "), "budget") {
 		t.Errorf("rounds %d, warnings %q: want the game stopped by the budget after the initial moves", len(rep.Rounds), rep.Warnings)
 	}
-	if rep.LLM.Requests != 3 || rep.LLM.PromptTokens+rep.LLM.CompletionTokens != 300 || len(srv.Requests()) != 3 {
-		t.Errorf("usage %+v, %d requests received; want 3 and 300 tokens", rep.LLM, len(srv.Requests()))
+	if rep.LLM.Requests != 3 || rep.LLM.PromptTokens+rep.LLM.CompletionTokens != 200_260 || len(srv.Requests()) != 3 {
+		t.Errorf("usage %+v, %d requests received; want 3 and 200,260 tokens", rep.LLM, len(srv.Requests()))
 	}
 }
 

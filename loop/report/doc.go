@@ -8,6 +8,6 @@
 // shard reports (shard.go, merge.go), and the exit status of a run with --fail-under (exit.go).
 // The subpackages write the other formats: sarif (GitHub code scanning), mte (the
 // mutation-testing-elements schema) and html (the self-contained page). docs/reports.md
-// documents all of them. The package holds types and small functions only, so every other
-// package can depend on it.
+// documents all of them. The package holds types and small functions only (and the atomic file
+// write, ReplaceFile, see docs/state.md), so every other package can depend on it.
 package report

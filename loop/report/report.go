@@ -2,9 +2,15 @@ package report
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
+	"syscall"
 )
 
 // Target is the method a report is about.
@@ -80,6 +86,43 @@ type LLM struct {
 	PromptTokens     int     `json:"promptTokens"`
 	CompletionTokens int     `json:"completionTokens"`
 	CostUSD          float64 `json:"costUSD"`
+	// Estimated is set when some reply came without usage figures: its tokens, and the cost,
+	// were estimated at four characters a token.
+	Estimated bool `json:"estimated"`
+	// Tests is what the LLM's test agent did with the classes it was sent; nil without it.
+	Tests *LLMTests `json:"tests,omitempty"`
+	// MutantDrops counts the mutants the LLM proposed that were dropped, by reason; nil
+	// without the LLM's mutant agent.
+	MutantDrops *MutantDrops `json:"mutantDrops,omitempty"`
+}
+
+// LLMTests counts the test agent's work on the LLM's classes.
+type LLMTests struct {
+	// Classes is the test classes received (initial suite, kill requests; repairs not counted).
+	Classes int `json:"classes"`
+	// Generated is the test methods handed to the game.
+	Generated int `json:"generated"`
+	// RuleRepairs counts rule passes that changed a class; LLMRepairs the LLM repair rounds.
+	RuleRepairs int `json:"ruleRepairs"`
+	LLMRepairs  int `json:"llmRepairs"`
+	// Dropped is the tests dropped: unrepairable, timing out, or not foldable into the suite.
+	Dropped int `json:"dropped"`
+	// FailingOnOriginal is the tests kept that fail on the original (possible bugs).
+	FailingOnOriginal int `json:"failingOnOriginal"`
+}
+
+// MutantDrops counts proposed mutants that were dropped, by reason.
+type MutantDrops struct {
+	// NotFound: the original line is not in the method.
+	NotFound int `json:"notFound"`
+	// MultiLine: the change spans more than one line.
+	MultiLine int `json:"multiLine"`
+	// NoOp: only whitespace or comments change.
+	NoOp int `json:"noOp"`
+	// Repeated: an earlier or known mutant.
+	Repeated int `json:"repeated"`
+	// Unparsable: the entry or the mutated code does not parse.
+	Unparsable int `json:"unparsable"`
 }
 
 // Timing holds the run's figures.
@@ -188,28 +231,91 @@ func (r *Report) WriteFile(path string) error {
 	return WriteFileAtomic(path, b)
 }
 
-// WriteFileAtomic writes data to path through a temporary file in the same folder.
-func WriteFileAtomic(path string, data []byte) error {
+// WriteFileAtomic writes data to path through a temporary file in the same folder, renamed
+// into place, so that a reader sees the old file or the new one, never half of one. See
+// ReplaceFile.
+func WriteFileAtomic(path string, data []byte) error { return ReplaceFile(path, data, nil) }
+
+// ReplaceFile is WriteFileAtomic with a last check: when guard is set, it is called just
+// before the rename with what path holds then (exists false when nothing), and a non-nil
+// answer leaves path as it is and is returned. The new file keeps the mode of the file it
+// replaces, or else gets 0666 less the umask (as os.WriteFile would), not os.CreateTemp's
+// 0600. Its data is flushed to the disk before the rename, and the folder after, so that a
+// crash leaves the old file or the whole new one.
+func ReplaceFile(path string, data []byte, guard func(current []byte, exists bool) error) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	tmp, err := createTemp(dir, "."+filepath.Base(path)+".", ".tmp")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if info, statErr := os.Stat(path); statErr == nil && info.Mode().IsRegular() {
+		if err := tmp.Chmod(info.Mode().Perm()); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
 	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
 		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := syncFile(tmp); err != nil {
+		return fmt.Errorf("writing %s: flushing to disk: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	if guard != nil {
+		current, readErr := os.ReadFile(path)
+		exists := readErr == nil
+		if readErr != nil && !errors.Is(readErr, fs.ErrNotExist) {
+			return fmt.Errorf("writing %s: reading it again before replacing it: %w", path, readErr)
+		}
+		if err := guard(current, exists); err != nil {
+			return err
+		}
+	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
 		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	// EINVAL: a file system that cannot flush a folder; the rename is done all the same.
+	if err := syncDir(dir); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("writing %s: flushing its folder to disk: %w", path, err)
 	}
 	return nil
 }
+
+// createTemp makes a new file dir/prefix<random>suffix like os.CreateTemp, but with mode
+// 0666 so that the umask applies.
+func createTemp(dir, prefix, suffix string) (*os.File, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36)+suffix)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) && try < 100 {
+			continue
+		}
+		return f, err
+	}
+}
+
+// syncFile and syncDir flush to the disk; tests replace them to see the order of the steps.
+var (
+	syncFile = (*os.File).Sync
+	syncDir  = func(dir string) error {
+		if runtime.GOOS == "windows" {
+			return nil // a folder cannot be opened for syncing there; NTFS orders the rename
+		}
+		d, err := os.Open(dir)
+		if err != nil {
+			return err
+		}
+		defer d.Close()
+		return d.Sync()
+	}
+)

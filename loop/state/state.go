@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/advertest/advertest-lsp/loop/report"
@@ -21,6 +22,10 @@ const DirName = ".advertest"
 
 // Schema is the version of the files this package writes.
 const Schema = 1
+
+// MaxHistory bounds a method's history: beyond it the oldest entries are dropped, so that a
+// method saved on every keystroke's save does not grow its file without end.
+const MaxHistory = 100
 
 // Kinds of run that leave state.
 const (
@@ -90,29 +95,95 @@ func sanitize(s string) string {
 	}, s)
 }
 
-// Save writes a method's state atomically (readers see the old or the new file, never half).
+// CorruptError reports a state file that did not hold a method's state: it was renamed
+// aside to MovedTo (or could not be), and that method starts afresh. It is a warning to show
+// the user; the operation that met it went on.
+type CorruptError struct {
+	Path    string
+	MovedTo string // "" when the rename failed
+	Err     error  // why the file was unreadable (and, if so, why the rename failed)
+}
+
+func (e *CorruptError) Error() string {
+	if e.MovedTo == "" {
+		return fmt.Sprintf("the AdverTest state file %s is corrupt (%v); its method starts afresh", e.Path, e.Err)
+	}
+	return fmt.Sprintf("the AdverTest state file %s was corrupt (%v): moved to %s; its method starts afresh", e.Path, e.Err, filepath.Base(e.MovedTo))
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// methodLocks serialises the reads and writes of one method's file within the process (by
+// absolute path: every Store of a module shares them), so that concurrent updates of a
+// method neither interleave nor lose one another.
+var methodLocks sync.Map // string → *sync.Mutex
+
+func lockMethod(path string) func() {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	mu, _ := methodLocks.LoadOrStore(path, new(sync.Mutex))
+	mu.(*sync.Mutex).Lock()
+	return mu.(*sync.Mutex).Unlock
+}
+
+// Save writes a method's state atomically (readers see the old or the new file, never half),
+// its history cut to the MaxHistory latest entries. Update is the way to change what is
+// there: Save replaces it.
 func (s *Store) Save(m *Method) error {
 	if m.Report == nil {
 		return errors.New("saving method state: no report")
 	}
+	path := s.Path(m.Report.Target.Class, m.Query)
+	defer lockMethod(path)()
+	return saveLocked(path, m)
+}
+
+func saveLocked(path string, m *Method) error {
 	m.Schema = Schema
 	m.Report.Normalize()
+	m.History = capHistory(m.History)
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding the state of %s: %w", m.Query, err)
 	}
-	if err := report.WriteFileAtomic(s.Path(m.Report.Target.Class, m.Query), append(data, '\n')); err != nil {
+	if err := report.WriteFileAtomic(path, append(data, '\n')); err != nil {
 		return fmt.Errorf("saving the state of %s: %w", m.Query, err)
 	}
 	return nil
 }
 
-// Load reads a method's state; nil and no error when there is none.
-func (s *Store) Load(class, query string) (*Method, error) {
-	return readMethod(s.Path(class, query))
+// Update changes a method's state as one step: fn gets the state saved last (nil when there
+// is none) and returns the state to save (nil: save nothing). Updates of one method run one
+// at a time, so none is lost. The error is the save's, or else a warning from the load (a
+// *CorruptError: the old file was moved aside and fn got nil).
+func (s *Store) Update(class, query string, fn func(prev *Method) *Method) error {
+	path := s.Path(class, query)
+	defer lockMethod(path)()
+	prev, loadErr := loadLocked(path)
+	next := fn(prev)
+	if next == nil {
+		return loadErr
+	}
+	if next.Report == nil {
+		return errors.New("saving method state: no report")
+	}
+	if err := saveLocked(path, next); err != nil {
+		return err
+	}
+	return loadErr
 }
 
-func readMethod(path string) (*Method, error) {
+// Load reads a method's state; nil and no error when there is none. A corrupt file is moved
+// aside and reported with a *CorruptError (and a nil state).
+func (s *Store) Load(class, query string) (*Method, error) {
+	path := s.Path(class, query)
+	defer lockMethod(path)()
+	return loadLocked(path)
+}
+
+// loadLocked reads path, whose method lock is held, moving it aside when corrupt.
+func loadLocked(path string) (*Method, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -122,17 +193,32 @@ func readMethod(path string) (*Method, error) {
 	}
 	var m Method
 	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("reading state %s: %w", path, err)
+		return nil, moveAside(path, err)
 	}
-	if m.Schema != Schema || m.Report == nil {
+	if m.Schema != Schema {
+		// Another version's file, not a broken one: left alone.
 		return nil, fmt.Errorf("reading state %s: schema %d, want %d", path, m.Schema, Schema)
+	}
+	if m.Report == nil {
+		return nil, moveAside(path, errors.New("no report in it"))
 	}
 	return &m, nil
 }
 
+// moveAside renames a corrupt state file to <name>.corrupt (replacing an older one), where
+// it no longer hides the method's state and the user can still look at it.
+func moveAside(path string, why error) *CorruptError {
+	to := path + ".corrupt"
+	if err := os.Rename(path, to); err != nil {
+		return &CorruptError{Path: path, Err: errors.Join(why, fmt.Errorf("renaming it aside: %w", err))}
+	}
+	return &CorruptError{Path: path, MovedTo: to, Err: why}
+}
+
 // ForFile returns the states of the methods of one source file (relFile relative to the
 // module root, forward slashes), sorted by the method's start line. Unreadable files are
-// skipped and reported in the error, with the readable states still returned.
+// skipped and reported in the error (corrupt ones moved aside, each a *CorruptError), with
+// the readable states still returned.
 func (s *Store) ForFile(relFile string) ([]*Method, error) {
 	var (
 		out  []*Method
@@ -149,7 +235,9 @@ func (s *Store) ForFile(relFile string) ([]*Method, error) {
 		if d.IsDir() || !strings.HasSuffix(path, ".json") {
 			return nil
 		}
-		m, err := readMethod(path)
+		unlock := lockMethod(path)
+		m, err := loadLocked(path)
+		unlock()
 		if err != nil {
 			errs = append(errs, err)
 			return nil
@@ -169,7 +257,15 @@ func (s *Store) ForFile(relFile string) ([]*Method, error) {
 // Record appends a run to the history from its report.
 func (m *Method) Record(kind string, now time.Time) {
 	c := report.Counts(m.Report.Mutants)
-	m.History = append(m.History, Entry{Time: now, Kind: kind, MutationScore: m.Report.MutationScore,
-		Mutants: len(m.Report.Mutants), Survived: c[report.Survived], Tests: len(m.Report.Tests.Methods)})
+	m.History = capHistory(append(m.History, Entry{Time: now, Kind: kind, MutationScore: m.Report.MutationScore,
+		Mutants: len(m.Report.Mutants), Survived: c[report.Survived], Tests: len(m.Report.Tests.Methods)}))
 	m.UpdatedAt = now
+}
+
+// capHistory keeps the MaxHistory latest entries.
+func capHistory(h []Entry) []Entry {
+	if len(h) <= MaxHistory {
+		return h
+	}
+	return append([]Entry(nil), h[len(h)-MaxHistory:]...)
 }
