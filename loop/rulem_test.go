@@ -97,10 +97,10 @@ func TestRuleMutantAgentKeepsToTheSelectedOperators(t *testing.T) {
 		// The staging applies within the selection.
 		{[]string{"ROR", "AOR"}, []string{"AOR/default", "ROR/default"}, []string{"AOR/strong", "ROR/strong"}},
 		// No default-group operator selected: the first move plays the selection.
-		{[]string{"strong"}, []string{"AOR/strong", "BND/strong", "CDR/strong", "ROR/strong"}, nil},
+		{[]string{"strong"}, []string{"AOR/strong", "BND/strong", "CDR/strong", "ROR/strong", "VAR/strong"}, nil},
 		// The default group alone: the first move has played it on every line.
-		{[]string{"default"}, []string{"AOR/default", "MATH/default", "RET/default", "ROR/default"}, nil},
-		{[]string{"default", "BND"}, []string{"AOR/default", "MATH/default", "RET/default", "ROR/default"}, []string{"BND/strong"}},
+		{[]string{"default"}, []string{"AOR/default", "EXIT/default", "MATH/default", "RET/default", "ROR/default", "WRAP/default"}, nil},
+		{[]string{"default", "BND"}, []string{"AOR/default", "EXIT/default", "MATH/default", "RET/default", "ROR/default", "WRAP/default"}, []string{"BND/strong"}},
 	} {
 		sel, err := mutants.Select(tc.selection)
 		if err != nil {

@@ -31,6 +31,11 @@
 //	      none in void methods, constructors and lambdas
 //	MATH  Math.max ↔ Math.min
 //	VCR   removal of a call statement `foo(x);`
+//	WRAP  a clamp, guard or normaliser taken away: Math.max(0, e) → e, Math.abs(e) → e,
+//	      Objects.requireNonNull(e) → e, s.trim() → s, ...
+//	SWAP  operands swapped: a - b → b - a, a / b, a % b, s + t on Strings
+//	LOOP  a nested for loop bounded by the enclosing loop's bound or variable
+//	EXIT  a guard clause's return removed (any if-branch return in a void method)
 //
 // Later moves ask for Options.Strong on chosen lines (the lines of surviving mutants,
 // uncovered lines), which adds operators that never repeat a default mutant:
@@ -42,6 +47,15 @@
 //	CDR   if (c) → if (true) / if (false), likewise ternary conditions
 //	LCR   `a && b` → `a`, `b`
 //	NEG   `!x` → `x` anywhere
+//	EXIT  a return that ends a loop's body, a break, a continue, removed from an if branch
+//	VAR   the wrong variable: a local or parameter read → another of the same declared type
+//	ARG   two neighbouring arguments of the same declared type swapped
+//	IDX   an index i → i + 1, i - 1 in a[i], list.get(i), s.charAt(i)
+//
+// WRAP to IDX are the fault-like operators: their mutants look like the faults the classic
+// operators miss (a missing clamp, operands in the wrong order, a loop bound using the
+// wrong variable); docs/operators.md has their precise rules. The scope knowledge they need
+// (which locals a site can read, with their declared types) is in scope.go.
 //
 // A code may have a record in each group (ROR/default, ROR/strong). Select turns the
 // setting mutants.operators (groups, codes, CODE/group names) into a Selection, which

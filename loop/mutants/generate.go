@@ -14,8 +14,8 @@ type Options struct {
 	// its name with parameter types, e.g. "clamp(int,int,int)".
 	Class, Method string
 	// Strong selects the strong group of the selected operators (full ROR, BND, INC, CDR, the
-	// rest of AOR and LCR, `!`/unary-minus removal) instead of the default group; none of
-	// them repeats a mutant of the selected default group.
+	// rest of AOR and LCR, `!`/unary-minus removal, the rest of EXIT, VAR, ARG, IDX) instead
+	// of the default group; none of them repeats a mutant of the selected default group.
 	Strong bool
 	// Lines (1-based) limits the mutants to these lines; empty means every line of the method.
 	Lines []int
@@ -231,7 +231,7 @@ func (g *generator) mutant(lines []lineSpan, e edit) (Mutant, bool) {
 		if strings.TrimSpace(before) == "" && strings.TrimSpace(after) == "" {
 			// The statement was the line's only code: keep the indentation alone.
 			before, after = leadingSpace(orig), ""
-		} else if strings.HasSuffix(before, " ") && strings.HasPrefix(after, " ") {
+		} else if e.repl == "" && strings.HasSuffix(before, " ") && strings.HasPrefix(after, " ") {
 			after = after[1:]
 		}
 	}
@@ -299,7 +299,13 @@ func (g *generator) visit(n *sitter.Node) {
 // add records a candidate of the current operator replacing node n's text; ctx is the
 // expression the description shows.
 func (g *generator) add(n *sitter.Node, repl string, ctx *sitter.Node) {
-	g.edits = append(g.edits, edit{start: int(n.StartByte()), end: int(n.EndByte()), repl: repl,
+	g.addSpan(int(n.StartByte()), int(n.EndByte()), repl, ctx)
+}
+
+// addSpan records a candidate of the current operator replacing src[start:end], which may
+// span several nodes (two arguments and the comma between them).
+func (g *generator) addSpan(start, end int, repl string, ctx *sitter.Node) {
+	g.edits = append(g.edits, edit{start: start, end: end, repl: repl,
 		op: g.cur.Code, strong: g.cur.Group == GroupStrong, ctx: ctx})
 }
 

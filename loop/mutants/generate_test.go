@@ -38,11 +38,14 @@ func TestDefaultGroupPerMethod(t *testing.T) {
 		method string
 		want   []string
 	}{
+		// hi is the bound: WRAP keeps x.
 		{"clamp", []string{
 			"ROR|if (x <= lo) {",
 			"ROR|if (x >= lo) {",
+			"EXIT|",
 			"RET|return 0;",
 			"RET|return 0; // x > hi gives hi",
+			"WRAP|return x; // x > hi gives hi",
 			"MATH|return Math.max(x, hi); // x > hi gives hi",
 		}},
 		{"sum", []string{
@@ -52,14 +55,18 @@ func TestDefaultGroupPerMethod(t *testing.T) {
 		}},
 		// Strings: no AOR on concatenations, nothing inside literals or the comment.
 		{"greet", []string{
+			"SWAP|String msg = \"! (x < y && y > z)\" + (\"Hello, \" + who);",
+			"SWAP|String msg = who + \"Hello, \" + \"! (x < y && y > z)\";",
 			"NEG|if (!(who.isEmpty() || who.length() > LIMIT)) {",
 			"LCR|if (who.isEmpty() && who.length() > LIMIT) {",
 			"ROR|if (who.isEmpty() || who.length() <= LIMIT) {",
 			"ROR|if (who.isEmpty() || who.length() >= LIMIT) {",
+			"EXIT|",
 			`RET|return "";`,
 			"RET|return null;",
 			`RET|return "";`,
 			"RET|return null;",
+			"SWAP|return count + msg;",
 		}},
 		{"inRange", []string{
 			"RET|return false; /* x >= 0 || x - 1 */",
@@ -82,7 +89,10 @@ func TestDefaultGroupPerMethod(t *testing.T) {
 		}},
 		{"find", []string{
 			"ROR|if (v != null) return Optional.empty();",
+			"EXIT|if (v == null) ;",
 			"RET|return Optional.empty();",
+			"SWAP|return Optional.of(\"=\" + key + v);",
+			"SWAP|return Optional.of(v + (key + \"=\"));",
 		}},
 		// A call that is the body of an if becomes the empty statement.
 		{"reset", []string{
@@ -93,6 +103,7 @@ func TestDefaultGroupPerMethod(t *testing.T) {
 		// A pattern binding is not negated; the switch label's constant stays; the
 		// anonymous class's run() is a method of its own.
 		{"describe", []string{
+			"EXIT|",
 			"RET|return 0;",
 			"VCR|",
 			"RET|return 0;",
@@ -102,8 +113,10 @@ func TestDefaultGroupPerMethod(t *testing.T) {
 		{"run", []string{"VCR|"}},
 		{"average", []string{
 			"NEG|if (!xs.isEmpty()) return 0.0;",
+			"EXIT|if (xs.isEmpty()) ;",
 			"RET|if (xs.isEmpty()) return 1;",
 			"RET|return 0;",
+			"SWAP|return xs.size() / s;",
 			"AOR|return s * xs.size();",
 		}},
 		// The text block's `<` and `&&` are string content.
@@ -115,6 +128,7 @@ func TestDefaultGroupPerMethod(t *testing.T) {
 		}},
 		{"weighted", []string{
 			"RET|return 0;",
+			"SWAP|return b * c - a + (a + b) / 2;",
 			"AOR|return a + b * c + (a + b) / 2;",
 			"AOR|return a - b / c + (a + b) / 2;",
 			"AOR|return a - b * c - (a + b) / 2;",
@@ -266,9 +280,14 @@ func TestEveryMutantIsOneLineParsesAndSparesCommentsStringsGenerics(t *testing.T
 			}
 			gotStrs := literalTexts(mt.RootNode(), out, "string_literal", "text_block", "character_literal")
 			switch m.Operator {
-			case "VCR", "RET":
-				// A removed call or a replaced return value may take literals along, and RET
-				// brings `""`; no literal is ever changed.
+			case "SWAP", "ARG":
+				// Swapped operands or arguments take their literals along, unchanged.
+				if !reflect.DeepEqual(sorted(gotStrs), sorted(strs)) {
+					t.Errorf("%s: mutant %q changes a string", method, m.Mutated)
+				}
+			case "VCR", "RET", "EXIT", "WRAP":
+				// A removed call or statement, a replaced return value or an unwrapped call
+				// may take literals along, and RET brings `""`; no literal is ever changed.
 				left := map[string]int{}
 				for _, s := range strs {
 					left[s]++
@@ -289,6 +308,12 @@ func TestEveryMutantIsOneLineParsesAndSparesCommentsStringsGenerics(t *testing.T
 		t.Errorf("only %d mutants over the corpus", total)
 	}
 	t.Logf("%d mutants over the corpus, all parse", total)
+}
+
+func sorted(xs []string) []string {
+	out := append([]string(nil), xs...)
+	sort.Strings(out)
+	return out
 }
 
 func TestNoDuplicatesAndDeterministic(t *testing.T) {
@@ -508,11 +533,12 @@ func TestOperatorEdgeCases(t *testing.T) {
 		strong     bool
 		want       []string // exact, as "OP|trimmed mutated line"
 	}{
-		{"string plus is no arithmetic", `String s = name + 1; s = "a" + (2 + 3); return;`, false,
-			[]string{"AOR|String s = name + 1; s = \"a\" + (2 - 3); return;"}},
+		{"string plus is no arithmetic, but swaps", `String s = name + 1; s = "a" + (2 + 3); return;`, false,
+			[]string{"SWAP|String s = 1 + name; s = \"a\" + (2 + 3); return;", "SWAP|String s = name + 1; s = (2 + 3) + \"a\"; return;",
+				"AOR|String s = name + 1; s = \"a\" + (2 - 3); return;"}},
 		{"string compound assignment stays", `String s = ""; s += name; return;`, true, nil},
 		{"a multi-line condition is not negated, its one-line operator is swapped", "if (a <\n            b) { return; }", false,
-			[]string{"ROR|if (a <=", "ROR|if (a >="}},
+			[]string{"ROR|if (a <=", "ROR|if (a >=", "EXIT|b) { }"}},
 		{"a multi-line call is not removed", "foo(a,\n            b);", false, nil},
 		{"a while(true) is not negated", "while (true) { foo(a); }", false, []string{"VCR|while (true) { }"}},
 		{"switch rule calls are not removed", "switch (a) { case 1 -> foo(a); default -> { } }", false, nil},
@@ -522,7 +548,8 @@ func TestOperatorEdgeCases(t *testing.T) {
 		{"narrow constants stay in range", "byte m = 127; short k = 0;", true,
 			[]string{"BND|byte m = 0; short k = 0;", "BND|byte m = 126; short k = 0;", "BND|byte m = 127; short k = 1;"}},
 		{"octal and binary literals are left", "int m = 017; int k = 0b11;", true, nil},
-		{"Math.max qualified", "int m = java.lang.Math.max(a, b);", false, []string{"MATH|int m = java.lang.Math.min(a, b);"}},
+		{"Math.max qualified", "int m = java.lang.Math.max(a, b);", false,
+			[]string{"WRAP|int m = a;", "WRAP|int m = b;", "MATH|int m = java.lang.Math.min(a, b);"}},
 		{"not a Math call", "int m = Mine.max(a, b);", false, nil},
 		{"a local class's methods are their own", "class L { int g() { return a + b; } }", false, nil},
 		{"asserts are left alone", `assert a < b : "a < b"; return;`, true, nil},
@@ -532,7 +559,7 @@ func TestOperatorEdgeCases(t *testing.T) {
 				"VCR|try { foo(a); } catch (java.io.UncheckedIOException | IllegalStateException e) { }"}},
 		{"a call in a try that catches a checked exception stays", "try { foo(a); } catch (java.io.IOException e) { foo(b); }", false,
 			[]string{"VCR|try { foo(a); } catch (java.io.IOException e) { }"}},
-		{"NEG on negation strips it", "if (!done) { return; }", false, []string{"NEG|if (done) { return; }"}},
+		{"NEG on negation strips it", "if (!done) { return; }", false, []string{"NEG|if (done) { return; }", "EXIT|if (!done) { }"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

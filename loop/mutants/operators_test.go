@@ -85,6 +85,112 @@ var operatorTests = map[string]func(t *testing.T){
 		forOperator(t, "VCR/default").in("void f(int a)").on("log.info(name);").noMutants()
 		forOperator(t, "VCR/default").in("void f(int a)").on("try { foo(a); } catch (java.io.IOException e) { }").noMutants()
 	},
+	"WRAP/default": func(t *testing.T) {
+		forOperator(t, "WRAP/default").in("int f(int x)").on("return Math.max(0, x);").mutants("return x;")
+		forOperator(t, "WRAP/default").in("int f(int x, int cap)").on("return Math.min(x, cap);").mutants("return x;")
+		forOperator(t, "WRAP/default").in("int f(int level, int quantity)").on("return Math.min(level, quantity);").
+			mutants("return level;", "return quantity;")
+		// The clamp idiom: the inner call is what the outer one clamps; lo and hi are bounds.
+		forOperator(t, "WRAP/default").in("int f(int lo, int hi, int v)").on("return Math.max(lo, Math.min(hi, v));").
+			mutants("return Math.min(hi, v);", "return Math.max(lo, v);")
+		forOperator(t, "WRAP/default").in("int f(int a, int b)").on("return Math.abs(a - b) * 2;").mutants("return (a - b) * 2;")
+		forOperator(t, "WRAP/default").in("int f(int a, int b)").on("return Math.floorMod(a, b);").mutants("return a % b;")
+		forOperator(t, "WRAP/default").in("long f(long a, long b)").on("return Math.multiplyExact(a, b + 1);").mutants("return a * (b + 1);")
+		forOperator(t, "WRAP/default").in("String f(String s)").on("return java.util.Objects.requireNonNull(s, \"s\").trim();").
+			mutants("return s.trim();")
+		forOperator(t, "WRAP/default").in("String f(String s)").on("return s.trim().toLowerCase();").
+			mutants("return s.toLowerCase();", "return s.trim();")
+		// floorMod(long, int) is an int, `long % int` a long.
+		forOperator(t, "WRAP/default").in("int f(long a, int b)").on("return Math.floorMod(a, b);").noMutants()
+		forOperator(t, "WRAP/default").in("void f(String s)").on("java.util.Objects.requireNonNull(s);").noMutants()
+		forOperator(t, "WRAP/default").in("int f()").on("return Math.min(0, Integer.MAX_VALUE);").noMutants()
+		forOperator(t, "WRAP/default").in("int f(int x)").on("return Mine.max(0, x);").noMutants()
+	},
+	"SWAP/default": func(t *testing.T) {
+		forOperator(t, "SWAP/default").in("int f(int a, int b)").on("return a - b;").mutants("return b - a;")
+		forOperator(t, "SWAP/default").in("int f(int a, int b, int c)").on("return a - b * c;").mutants("return b * c - a;")
+		forOperator(t, "SWAP/default").in("int f(int total, int parts)").on("return 100 - total % parts;").
+			mutants("return total % parts - 100;", "return 100 - parts % total;")
+		forOperator(t, "SWAP/default").in("String f(String s, int n)").on("return s + n;").mutants("return n + s;")
+		forOperator(t, "SWAP/default").in("String f(String s)").on(`return "<" + s + ">";`).
+			mutants(`return ">" + ("<" + s);`, `return s + "<" + ">";`)
+		forOperator(t, "SWAP/default").in("int f(int n)").on("return n - 1;").noMutants()
+		forOperator(t, "SWAP/default").in("int f(int a, int b)").on("return a + b;").noMutants()
+		forOperator(t, "SWAP/default").in("boolean f(int a, int b)").on("return a < b;").noMutants()
+		forOperator(t, "SWAP/default").in("void f(String s)").on(`throw new IllegalArgumentException("bad: " + s);`).noMutants()
+		forOperator(t, "SWAP/default").in("void f(String s)").on(`log.info("got " + s);`).noMutants()
+	},
+	"LOOP/default": func(t *testing.T) {
+		forOperator(t, "LOOP/default").in("void f(int n, int m)").on("for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) foo(j);").
+			mutants("for (int i = 0; i < n; i++) for (int j = 0; j < i; j++) foo(j);",
+				"for (int i = 0; i < n; i++) for (int j = 0; j < n; j++) foo(j);")
+		forOperator(t, "LOOP/default").in("void f(int[][] g)").on("for (int r = 0; r < g.length; r++) for (int c = 0; g[r].length > c; c++) foo(c);").
+			mutants("for (int r = 0; r < g.length; r++) for (int c = 0; g.length > c; c++) foo(c);",
+				"for (int r = 0; r < g.length; r++) for (int c = 0; r > c; c++) foo(c);")
+		forOperator(t, "LOOP/default").in("void f(int n)").on("for (int i = 0; i < n; i++) foo(i);").noMutants()
+		// The enclosing loop's condition is no ordering of its variable: nothing to take.
+		forOperator(t, "LOOP/default").in("void f(int n, int m)").on("for (int i = 0; i != n; i++) for (int j = 0; j < m; j++) foo(j);").noMutants()
+	},
+	"EXIT/default": func(t *testing.T) {
+		forOperator(t, "EXIT/default").in("int f(int x, int lo)").on("if (x < lo) return lo; return x;").mutants("if (x < lo) ; return x;")
+		forOperator(t, "EXIT/default").in("int f(int x, int lo)").on("if (x < lo) { return lo; } else if (x == 0) { return 1; } return x;").
+			mutants("if (x < lo) { } else if (x == 0) { return 1; } return x;", "if (x < lo) { return lo; } else if (x == 0) { } return x;")
+		forOperator(t, "EXIT/default").in("void f(boolean c)").on("if (c) { foo(1); return; } foo(2);").mutants("if (c) { foo(1); } foo(2);")
+		// The method would fall off its end.
+		forOperator(t, "EXIT/default").in("int f(boolean c)").on("if (c) { return 1; } else { return 2; }").noMutants()
+		forOperator(t, "EXIT/default").in("int f(int[] a, int k)").on("for (int i = 0; i < a.length; i++) { if (a[i] == k) return i; } return -1;").noMutants()
+		forOperator(t, "EXIT/default").in("int f(int x)").on("return x;").noMutants()
+	},
+	"EXIT/strong": func(t *testing.T) {
+		forOperator(t, "EXIT/strong").in("int f(int[] a, int k)").on("for (int i = 0; i < a.length; i++) { if (a[i] == k) return i; } return -1;").
+			mutants("for (int i = 0; i < a.length; i++) { if (a[i] == k) ; } return -1;")
+		forOperator(t, "EXIT/strong").in("void f(int[] a)").on("for (int x : a) { if (x < 0) continue; foo(x); }").
+			mutants("for (int x : a) { if (x < 0) ; foo(x); }")
+		forOperator(t, "EXIT/strong").in("void f(int[] a)").on("for (int x : a) { if (x < 0) { foo(0); break; } }").
+			mutants("for (int x : a) { if (x < 0) { foo(0); } }")
+		// Only the break ends the loop: the code after it would be unreachable.
+		forOperator(t, "EXIT/strong").in("void f(int a)").on("while (true) { if (a > 3) break; a++; }").noMutants()
+		forOperator(t, "EXIT/strong").in("void f(int[] a)").on("outer: for (int x : a) { for (int y : a) { if (y > x) break outer; } }").noMutants()
+		// EXIT/default's guard clause is not repeated.
+		forOperator(t, "EXIT/strong").in("int f(int x, int lo)").on("if (x < lo) return lo; return x;").noMutants()
+	},
+	"VAR/strong": func(t *testing.T) {
+		forOperator(t, "VAR/strong").in("int f(int value, int lo, int hi)").on("return lo;").mutants("return hi;", "return value;")
+		forOperator(t, "VAR/strong").in("int f(int[] xs, int[] ys, int i)").on("return xs[i] + xs.length;").
+			mutants("return ys[i] + xs.length;", "return xs[i] + ys.length;")
+		// The nearest declaration first; the loop's own variable stays in its condition.
+		forOperator(t, "VAR/strong").in("int f(int n, int m)").on("int i = 0; while (i < n) { i++; } return i;").
+			mutants("int i = 0; while (i < m) { i++; } return i;", "int i = 0; while (i < n) { i++; } return m;",
+				"int i = 0; while (i < n) { i++; } return n;")
+		forOperator(t, "VAR/strong").in("void f(int a, int b)").on("int c = a;").mutants("int c = b;")
+		// Not to a variable of another type, not the same variable twice, not a field, not
+		// in a lambda (a captured local must be effectively final).
+		forOperator(t, "VAR/strong").in("long f(int a, long b)").on("return a;").noMutants()
+		forOperator(t, "VAR/strong").in("boolean f(int a, int b)").on("return a < b;").noMutants()
+		forOperator(t, "VAR/strong").in("String f(String s)").on("return name;").noMutants()
+		forOperator(t, "VAR/strong").in("java.util.function.IntSupplier f(int a, int b)").on("return () -> a;").noMutants()
+	},
+	"ARG/strong": func(t *testing.T) {
+		forOperator(t, "ARG/strong").in("String f(String s, int from, int to)").on("return s.substring(from, to);").
+			mutants("return s.substring(to, from);")
+		forOperator(t, "ARG/strong").in("String f(int a, int b)").on(`return String.format("%d-%d", a, b);`).
+			mutants(`return String.format("%d-%d", b, a);`)
+		forOperator(t, "ARG/strong").in("int f(int v)").on("return clamp(v, 0, 50);").
+			mutants("return clamp(0, v, 50);", "return clamp(v, 50, 0);")
+		forOperator(t, "ARG/strong").in("int f(int a, int b)").on("return Math.max(a, b);").noMutants()
+		forOperator(t, "ARG/strong").in("boolean f(String a, String b)").on("return java.util.Objects.equals(a, b);").noMutants()
+		forOperator(t, "ARG/strong").in("String f(String s, int i, long j)").on("return s.substring((int) j, i);").noMutants()
+	},
+	"IDX/strong": func(t *testing.T) {
+		forOperator(t, "IDX/strong").in("int f(int[] a, int i)").on("return a[i];").mutants("return a[i + 1];", "return a[i - 1];")
+		forOperator(t, "IDX/strong").in("int f(java.util.List<Integer> xs, int i)").on("return xs.get(i);").
+			mutants("return xs.get(i + 1);", "return xs.get(i - 1);")
+		forOperator(t, "IDX/strong").in("char f(String s, int i)").on("return s.charAt(i);").
+			mutants("return s.charAt(i + 1);", "return s.charAt(i - 1);")
+		forOperator(t, "IDX/strong").in("int f(int[] a)").on("return a[0];").noMutants()
+		forOperator(t, "IDX/strong").in("int f(int[] a, int i)").on("return a[i - 1];").noMutants()
+		forOperator(t, "IDX/strong").in("int f(java.util.Map<Integer, Integer> m, int k)").on("return m.get(k);").noMutants()
+	},
 	"BND/strong": func(t *testing.T) {
 		forOperator(t, "BND/strong").in("int f(int a)").on("return a + 10;").
 			mutants("return a + 0;", "return a + 11;", "return a + 9;")

@@ -56,6 +56,14 @@ var registry = []*Operator{
 		Description: "Math.max ↔ Math.min"},
 	{Code: "VCR", Group: GroupDefault, NodeTypes: []string{"expression_statement"}, mutate: removeCall,
 		Description: "a call statement `foo(x);` removed (not a log call, not in a try that catches a checked exception)"},
+	{Code: "WRAP", Group: GroupDefault, NodeTypes: []string{"method_invocation"}, mutate: removeWrapper,
+		Description: "a clamp, guard or normaliser taken away: Math.max(0, e) → e, likewise min (the argument that is not the bound), Math.abs(e) → e, Math.floorMod/floorDiv → % /, Math.addExact/subtractExact/multiplyExact → + - *, Math.toIntExact(e) → (int) e, Objects.requireNonNull(e) → e, s.trim()/strip()/toLowerCase()/toUpperCase() → s"},
+	{Code: "SWAP", Group: GroupDefault, NodeTypes: binaryNodeTypes, mutate: swapOperands,
+		Description: "operands swapped: a - b → b - a, a / b → b / a, a % b → b % a (not with a constant on the right), s + t → t + s on Strings (not in a throw or log message)"},
+	{Code: "LOOP", Group: GroupDefault, NodeTypes: []string{"for_statement"}, mutate: wrongLoopBound,
+		Description: "a nested for loop's bound j < B → the enclosing for loop's bound and its variable (j < n, j < i), innermost first, at most 2"},
+	{Code: "EXIT", Group: GroupDefault, NodeTypes: []string{"return_statement"}, mutate: exitDefault,
+		Description: "an early return removed from an if branch: a guard clause followed by more code, or any such return of a void method or constructor"},
 
 	{Code: "ROR", Group: GroupStrong, NodeTypes: binaryNodeTypes, mutate: swapBinary(rorRemaining, orderable),
 		Description: "the remaining relational operators: < → > == !=, <= → >= == !=, > → < == !=, >= → <= == !=; == and != → < <= > >= on numbers only"},
@@ -71,6 +79,14 @@ var registry = []*Operator{
 		Description: "++ ↔ --, += ↔ -=, *= ↔ /= (never += on a String)"},
 	{Code: "CDR", Group: GroupStrong, NodeTypes: []string{"if_statement", "ternary_expression"}, mutate: removeCondition,
 		Description: "if (c) → if (true), if (false); likewise a ternary's condition"},
+	{Code: "EXIT", Group: GroupStrong, NodeTypes: []string{"return_statement", "break_statement", "continue_statement"}, mutate: exitStrong,
+		Description: "the other early exits removed from an if branch: a return that ends a loop's body, a break (not out of while (true) or for (;;), not labelled), a continue"},
+	{Code: "VAR", Group: GroupStrong, NodeTypes: []string{"identifier"}, mutate: replaceVariable,
+		Description: "a read of a local or parameter → another visible, assigned local or parameter of the same declared type, nearest declarations first, at most 2"},
+	{Code: "ARG", Group: GroupStrong, NodeTypes: []string{"argument_list"}, mutate: swapArguments,
+		Description: "two neighbouring arguments of the same declared type swapped: f(a, b) → f(b, a) (not in calls that commute, Math.max, Objects.equals, ...)"},
+	{Code: "IDX", Group: GroupStrong, NodeTypes: []string{"array_access", "method_invocation"}, mutate: shiftIndex,
+		Description: "an index i → i + 1, i - 1 in a[i], list.get(i), s.charAt(i) (a variable, field, call or element, not a constant)"},
 }
 
 // Operators returns the registry's records in registry order (the default group first).

@@ -155,6 +155,79 @@ public class Corpus extends Base {
             return x * 2;
         }
     }
+
+    // Sites of the fault-like operators (WRAP, SWAP, LOOP, EXIT, VAR, ARG, IDX).
+
+    public int nonNegative(int a, int b) {
+        return Math.max(0, a - b) * 2;
+    }
+
+    public long safeTotal(long a, long b, int n) {
+        long t = Math.addExact(a, b);
+        int r = Math.floorMod(n, 7);
+        return Math.abs(t) + Math.toIntExact(t) * r;
+    }
+
+    public String label(String first, String last) {
+        String key = java.util.Objects.requireNonNull(first, "first");
+        String tail = last.trim();
+        return key.toLowerCase() + ", " + tail;
+    }
+
+    public int countPairs(int[] a, int[][] grid, List<Integer> xs) {
+        int pairs = 0;
+        for (int i = 0; i < a.length; i++) {
+            for (int j = i + 1; j < a.length; j++) {
+                if (a[i] == a[j]) {
+                    pairs++;
+                }
+            }
+        }
+        for (int r = 0; r < grid.length; r++) {
+            for (int c = 0; c < grid[r].length; c++) {
+                if (grid[r][c] < 0) continue;
+                pairs += grid[r][c];
+            }
+        }
+        for (int k = 0; k < xs.size(); k++) {
+            if (xs.get(k) == null) break;
+            pairs -= xs.get(k);
+        }
+        return pairs;
+    }
+
+    public int position(int[] values, int key) {
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] == key) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public void visit(List<String> names, String prefix) {
+        if (names.isEmpty()) {
+            return;
+        }
+        for (String n : names) {
+            if (n.startsWith(prefix)) {
+                log(n);
+            }
+        }
+    }
+
+    public String between(String s, int from, int to) {
+        if (from > to) return "";
+        return s.substring(from, to) + s.charAt(from);
+    }
+
+    public int ratio(int total, int parts, int rest) {
+        while (true) {
+            if (parts > 0) break;
+            parts++;
+        }
+        return total / parts - rest % parts;
+    }
 }
 
 class Base {
