@@ -89,7 +89,7 @@ func resultLine(r Result) string {
 	if r.Tests != r.PassingOnFixed && r.Status != Timeout && r.Status != Failed {
 		tests += fmt.Sprintf(" (%d fail on fixed)", r.Tests-r.PassingOnFixed)
 	}
-	return fmt.Sprintf("%-8s %-34s %-13s %-24s %6.1f s", r.Half, r.Name, verdict, tests, r.RunSeconds)
+	return fmt.Sprintf("%-8s %-34s %-13s %-26s %6.1f s", r.Half, r.Name, verdict, tests, r.RunSeconds)
 }
 
 // printTable prints every result, dev half first, by name, then the figures per half and
@@ -102,7 +102,7 @@ func printTable(w io.Writer, results []Result) {
 		}
 		return sorted[i].Name < sorted[j].Name
 	})
-	fmt.Fprintf(w, "%-8s %-34s %-13s %-24s %8s\n", "half", "method", "detected", "tests", "run time")
+	fmt.Fprintf(w, "%-8s %-34s %-13s %-26s %8s\n", "half", "method", "detected", "tests", "run time")
 	for _, r := range sorted {
 		fmt.Fprintln(w, resultLine(r))
 	}
