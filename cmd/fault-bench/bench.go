@@ -91,7 +91,8 @@ func (r *runner) run(ctx context.Context, f Fault) Result {
 	}
 	res = r.runIn(ctx, f, dir, res)
 	if ctx.Err() != nil && res.Status != Timeout {
-		res.Status = Interrupted
+		// What failed was the interruption, not the fault's run.
+		res.Status, res.Error = Interrupted, ""
 	}
 	return res
 }
