@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/advertest
 
-.PHONY: deps build test demo bench vet test-editors test-vscode test-nvim
+.PHONY: deps build test demo bench fault-bench vet test-editors test-vscode test-nvim
 
 deps:
 	.ci/install-deps
@@ -25,6 +25,12 @@ demo: deps build
 
 bench: deps build
 	$(GO) run ./cmd/mutation-bench
+
+# The fault benchmark (docs/fault-bench.md): the offline agents' fault detection rate and time
+# per method on examples/fault-bench. Long (a minute or more per method), so not in `make test`.
+# Flags through FAULT_BENCH_FLAGS, e.g. make fault-bench FAULT_BENCH_FLAGS='-half dev -json fb.json'.
+fault-bench: deps
+	$(GO) run ./cmd/fault-bench $(FAULT_BENCH_FLAGS)
 
 # The editor clients. test-vscode: clean npm install from the lock file, type-check, lint, unit
 # tests (the vscode module stubbed) and the .vsix (editors/vscode/advertest.vsix); needs Node.js
