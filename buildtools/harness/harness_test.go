@@ -549,9 +549,8 @@ func TestWorkerBuildIsCached(t *testing.T) {
 	if !p1.workerBuilt || p2.workerBuilt {
 		t.Errorf("built first=%v second=%v, want true then false", p1.workerBuilt, p2.workerBuilt)
 	}
-	hash, _ := workerHash()
-	if !fileExists(filepath.Join(cfg.CacheDir, "worker", hash, "worker.jar")) {
-		t.Error("no cached worker jar")
+	if jars, _ := filepath.Glob(filepath.Join(cfg.CacheDir, "worker", "*", "worker.jar")); len(jars) != 1 {
+		t.Errorf("cached worker jars: %v, want one", jars)
 	}
 	r := run(t, p2, RunSpec{Tests: []TestID{{Class: "org.acme.CalcTest", Method: "sums"}}})
 	if r.Tests[0].Outcome != Passed {
