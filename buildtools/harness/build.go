@@ -4,7 +4,6 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,15 +16,6 @@ import (
 //
 //go:embed java
 var workerSources embed.FS
-
-// workerJava is the worker's source tree, by package path.
-func workerJava() fs.FS {
-	sub, err := fs.Sub(workerSources, "java")
-	if err != nil {
-		panic(err) // the embedded tree always has java/
-	}
-	return sub
-}
 
 // testOutputLimit bounds what one test's System.out and System.err keep, each.
 const testOutputLimit = 64 << 10
@@ -62,7 +52,7 @@ func prepare(ctx context.Context, cfg Config) (spec *launchSpec, built bool, err
 	if err != nil {
 		return nil, false, err
 	}
-	workerJar, built, err := BuildJava(ctx, JavaBuild{Name: "worker", Sources: workerJava(), Classpath: support, Javac: javac, Jar: true, CacheDir: cacheDir})
+	workerJar, built, err := BuildJava(ctx, JavaBuild{Name: "worker", Sources: workerSources, Root: "java", Classpath: support, Javac: javac, Jar: true, CacheDir: cacheDir})
 	if err != nil {
 		return nil, false, err
 	}

@@ -22,9 +22,11 @@ import (
 type JavaBuild struct {
 	// Name names the build's cache folder (CacheDir/<Name>/<hash>/) and, with Jar, the jar.
 	Name string
-	// Sources holds the .java files, by package path from its root ("advertest/worker/Main.java");
-	// every .java file in it is compiled.
+	// Sources holds the .java files, by package path from Root ("advertest/worker/Main.java");
+	// every .java file under Root is compiled.
 	Sources fs.FS
+	// Root is the folder of Sources where the package tree starts ("" or "." for its root).
+	Root string
 	// Classpath is what the sources compile against (jars or class folders).
 	Classpath []string
 	// Javac is the compiler to run ("" → FindJDK("")).
@@ -59,6 +61,13 @@ func BuildJava(ctx context.Context, b JavaBuild) (string, bool, error) {
 			return "", false, err
 		}
 		b.Javac = javac
+	}
+	if b.Root != "" && b.Root != "." && b.Sources != nil {
+		sub, err := fs.Sub(b.Sources, b.Root)
+		if err != nil {
+			return "", false, fmt.Errorf("harness: build %s: %w", b.Name, err)
+		}
+		b.Sources, b.Root = sub, ""
 	}
 	files, err := javaFiles(b.Sources)
 	if err != nil {

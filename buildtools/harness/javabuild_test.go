@@ -99,6 +99,12 @@ func TestBuildJavaCachesByContent(t *testing.T) {
 	if err != nil || filepath.Base(jar) != "demo.jar" || !onClasspath([]string{jar}, "demo/Hello.class") {
 		t.Errorf("jar build: %s %v", jar, err)
 	}
+	// Sources under a folder of the FS, as embedded trees are.
+	nested := fstest.MapFS{"java/demo/Hello.java": helloSources["demo/Hello.java"]}
+	fromRoot, _, err := BuildJava(context.Background(), JavaBuild{Name: "nested", Sources: nested, Root: "java", CacheDir: cache})
+	if err != nil || !fileExists(filepath.Join(fromRoot, "demo", "Hello.class")) {
+		t.Errorf("Root: %s %v", fromRoot, err)
+	}
 	if left, _ := filepath.Glob(filepath.Join(cache, "demo", "build-*")); len(left) != 0 {
 		t.Errorf("build folders left: %v", left)
 	}
