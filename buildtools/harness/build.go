@@ -80,9 +80,10 @@ func prepare(ctx context.Context, cfg Config) (spec *launchSpec, built bool, err
 	}
 	args = append(args, "-cp", cp, "advertest.worker.Main")
 	return &launchSpec{
-		java: java,
-		args: args,
-		cds:  cds,
+		java:    java,
+		args:    args,
+		cds:     cds,
+		workDir: cfg.WorkDir,
 		init: initRequest{
 			LibraryClasspath: nonNil(cfg.LibraryClasspath),
 			ProjectClassDirs: nonNil(cfg.ProjectClassDirs),

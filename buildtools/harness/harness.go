@@ -38,7 +38,11 @@ type Config struct {
 	// ScratchDir holds the workers' scratch folders, the only place a worker writes ("" → a new
 	// folder under os.TempDir(), removed by Close).
 	ScratchDir string
-	Logger     *zap.Logger
+	// WorkDir is the tests' working directory ("" → each worker's scratch folder). Maven and
+	// Gradle run tests in the module's root, which tests that read files by relative path expect;
+	// but relative writes then land in the project, so the default is the scratch folder.
+	WorkDir string
+	Logger  *zap.Logger
 }
 
 // Source is the text of one top-level class compiled in memory.

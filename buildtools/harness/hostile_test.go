@@ -49,6 +49,20 @@ func TestForgedProtocolLines(t *testing.T) {
 	}
 }
 
+// TestOverlongProtocolLine runs a test that writes a line of 65 MiB on the protocol's
+// descriptor: the Go side stops reading at 64 MiB, kills the worker and reports the test.
+func TestOverlongProtocolLine(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	long := hostile("writesAnOverlongLine")
+	r := run(t, p, RunSpec{Tests: []TestID{long, clampsLow}})
+	if got := fmt.Sprint(outcomes(r)); got != "map[org.acme.CalcTest.clampsLow:passed org.acme.HostileTest.writesAnOverlongLine:error]" {
+		t.Fatalf("outcomes = %s", got)
+	}
+	if msg := find(t, r, long.String()).Message; !strings.Contains(msg, "broke the worker protocol") || !strings.Contains(msg, "protocol line over") {
+		t.Errorf("message = %q", msg)
+	}
+}
+
 // TestSpawnedProcessesDoNotOutliveTheirTest runs a test that starts `sleep 987654` and, through
 // a shell, `sleep 987653`, and returns: neither may be left in the process table.
 func TestSpawnedProcessesDoNotOutliveTheirTest(t *testing.T) {
@@ -170,5 +184,13 @@ func TestScratchFiles(t *testing.T) {
 	p.Close()
 	if left, _ := filepath.Glob(filepath.Join(cfg.ScratchDir, "*")); len(left) != 0 {
 		t.Errorf("worker folders left after Close: %v", left)
+	}
+	// Config.WorkDir moves the working directory (and only that).
+	cfg.WorkDir = t.TempDir()
+	p = openPool(t, cfg)
+	r = run(t, p, RunSpec{Tests: []TestID{hostile("writesScratchFiles")}})
+	tr = find(t, r, "org.acme.HostileTest.writesScratchFiles")
+	if tr.Outcome != Passed || string(tr.Files["out.txt"]) != "hello from the test" || !strings.Contains(tr.Stdout, "cwd="+cfg.WorkDir+"\n") {
+		t.Errorf("with WorkDir %s: %s %v %q", cfg.WorkDir, tr.Outcome, tr.Files, tr.Stdout)
 	}
 }

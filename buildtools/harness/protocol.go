@@ -132,6 +132,7 @@ type statsReply struct {
 	HeapUsed      int64 `json:"heapUsed"`
 	NonHeapUsed   int64 `json:"nonHeapUsed"`
 	Threads       int   `json:"threads"`
+	ThreadGroups  int   `json:"threadGroups"`
 }
 
 // planEvent opens a run whose classes compiled: every test it will run, in order.
@@ -167,6 +168,7 @@ type resultEvent struct {
 	OutputDropped   int64                   `json:"outputDropped"` // bytes past the output limit
 	ThreadsLeft     int                     `json:"threadsLeft"`   // live non-daemon threads the tests left so far
 	ProcessesKilled int                     `json:"processesKilled"`
+	Files           bool                    `json:"files"` // the test left files in its scratch folder
 }
 
 // runDone ends a run.

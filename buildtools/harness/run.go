@@ -208,7 +208,9 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests []TestID,
 				reset(time.Duration(m.BudgetMs)*time.Millisecond + hardGrace)
 			case *resultEvent:
 				tr := m.toTestResult()
-				tr.Files = collectFiles(w.testScratch(id, m.Index))
+				if m.Files {
+					tr.Files = collectFiles(w.testScratch(id, m.Index))
+				}
 				if m.ProcessesKilled > 0 || m.OutputDropped > 0 {
 					p.log.Debug("harness: test clean-up", zap.String("test", tr.Test.String()),
 						zap.Int("processesKilled", m.ProcessesKilled), zap.Int64("outputDropped", m.OutputDropped), zap.Int("threadsLeft", m.ThreadsLeft))

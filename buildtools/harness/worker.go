@@ -23,6 +23,8 @@ type launchSpec struct {
 	args []string // JVM flags, class path and main class
 	init initRequest
 	cds  *cdsSpec // nil when the JDK cannot make a dynamic CDS archive (before 13)
+	// workDir is the worker's working directory; "" → its scratch folder.
+	workDir string
 }
 
 // withoutAgent is s without the JaCoCo agent, or nil when it has none.
@@ -58,12 +60,12 @@ const maxLine = 64 << 20
 // workerCommand is everything that starts one worker process, in one place so that a sandbox can
 // wrap it. The worker reads the JDK, the cache folder (its jar, the CDS archive, the JaCoCo agent,
 // the offline explorer), the library class path and the project's class folders, and writes only
-// under Dir, its scratch folder (also its working directory).
+// under its scratch folder (its working directory too, unless Config.WorkDir says otherwise).
 type workerCommand struct {
 	Path string   // the java launcher
 	Args []string // JVM flags, class path, main class
 	Env  []string
-	Dir  string // the worker's scratch folder, its working directory
+	Dir  string // the working directory: the worker's scratch folder, or Config.WorkDir
 	// Protocol is the write end of the pipe the worker answers on: its fd 3.
 	Protocol *os.File
 	// Requests is the read end of the pipe the worker reads requests from: its fd 4.
@@ -110,7 +112,11 @@ func startWorker(ctx context.Context, spec *launchSpec, scratch string, log *zap
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return nil, fmt.Errorf("harness: worker scratch folder: %w", err)
 	}
-	w, err := spawn(workerCommand{Path: spec.java, Args: spec.argsNow(), Env: os.Environ(), Dir: scratch}, scratch)
+	dir := spec.workDir
+	if dir == "" {
+		dir = scratch
+	}
+	w, err := spawn(workerCommand{Path: spec.java, Args: spec.argsNow(), Env: os.Environ(), Dir: dir}, scratch)
 	if err != nil {
 		os.RemoveAll(scratch)
 		return nil, err

@@ -25,12 +25,17 @@ final class Leftovers {
         own = identitySet(threads());
     }
 
-    /** Every live thread of the JVM. */
-    static List<Thread> threads() {
+    private static ThreadGroup root() {
         ThreadGroup root = Thread.currentThread().getThreadGroup();
         while (root.getParent() != null) {
             root = root.getParent();
         }
+        return root;
+    }
+
+    /** Every live thread of the JVM. */
+    static List<Thread> threads() {
+        ThreadGroup root = root();
         Thread[] all = new Thread[Math.max(16, root.activeCount() * 2)];
         int n;
         while ((n = root.enumerate(all, true)) == all.length) {
@@ -41,6 +46,17 @@ final class Leftovers {
             out.add(all[k]);
         }
         return out;
+    }
+
+    /** How many thread groups there are below the root one. */
+    static int threadGroups() {
+        ThreadGroup root = root();
+        ThreadGroup[] all = new ThreadGroup[Math.max(16, root.activeGroupCount() * 2)];
+        int n;
+        while ((n = root.enumerate(all, true)) == all.length) {
+            all = new ThreadGroup[all.length * 2];
+        }
+        return n;
     }
 
     static Set<Thread> identitySet(List<Thread> ts) {

@@ -178,12 +178,13 @@ final class Protocol {
         return m;
     }
 
-    static Map<String, Object> statsDone(long id, long loadedClasses, long heapUsed, long nonHeapUsed, int threads) {
+    static Map<String, Object> statsDone(long id, long loadedClasses, long heapUsed, long nonHeapUsed, int threads, int threadGroups) {
         Map<String, Object> m = done(id);
         m.put("loadedClasses", loadedClasses);
         m.put("heapUsed", heapUsed);
         m.put("nonHeapUsed", nonHeapUsed);
         m.put("threads", threads);
+        m.put("threadGroups", threadGroups);
         return m;
     }
 

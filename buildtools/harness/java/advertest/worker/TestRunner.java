@@ -40,6 +40,9 @@ final class TestRunner {
         Hook.sweep();
         java.util.Set<Thread> before = Leftovers.identitySet(Leftovers.threads());
         ThreadGroup group = new ThreadGroup("advertest-test");
+        // A daemon group goes away with its last thread: until JDK 19 a parent holds every child
+        // group until then, and walking the thread tree would cost more with every test run.
+        group.setDaemon(true);
         Engines.Outcome[] box = new Engines.Outcome[1];
         Thread t = new Thread(group, () -> {
             Engines.Outcome o;
@@ -121,7 +124,20 @@ final class TestRunner {
         if (!stuck) {
             r.put("threadsLeft", leftovers.settle(before));
         }
+        forget(group);
         return r;
+    }
+
+    /** Destroys the test's group once it is empty (with groups the test made in it, daemon or not). */
+    @SuppressWarnings("deprecation")
+    private static void forget(ThreadGroup group) {
+        if (!group.isDestroyed() && group.activeCount() == 0) {
+            try {
+                group.destroy();
+            } catch (IllegalThreadStateException e) {
+                // a thread started meanwhile: the group stays, a daemon, until it ends
+            }
+        }
     }
 
     private static void put(Map<String, Object> r, String outcome, String message) {

@@ -97,7 +97,7 @@ final class Worker {
         return Protocol.statsDone(id, ManagementFactory.getClassLoadingMXBean().getLoadedClassCount(),
                 ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed(),
                 ManagementFactory.getMemoryMXBean().getNonHeapMemoryUsage().getUsed(),
-                Leftovers.threads().size());
+                Leftovers.threads().size(), Leftovers.threadGroups());
     }
 
     private Map<String, Object> discover(Protocol.Request req) {
@@ -210,7 +210,8 @@ final class Worker {
 
     /**
      * Runs test k of run id with its coverage; never throws, so that every start line gets its
-     * result line. The test gets a fresh scratch folder, the system property advertest.scratch.
+     * result line. The test gets a fresh scratch folder, the system property advertest.scratch;
+     * it is removed when the test left it empty, else the result says "files".
      */
     private Map<String, Object> runTest(RunLoader loader, long id, int k, Protocol.TestRef p, long budget, boolean wantCoverage,
             Map<String, byte[]> covered, org.jacoco.core.data.ExecutionDataStore total) {
@@ -222,6 +223,13 @@ final class Worker {
                 coverage.reset();
             }
             Map<String, Object> result = runner.run(loader, p.cls, p.method, budget, () -> cancelled);
+            try {
+                Files.delete(dir); // empty: nothing for the controller to read
+            } catch (java.nio.file.DirectoryNotEmptyException e) {
+                result.put("files", true);
+            } catch (java.io.IOException e) {
+                // gone already (the test removed it): nothing to read either
+            }
             if (wantCoverage && !Boolean.TRUE.equals(result.get("stuck"))) {
                 try {
                     result.put("coverage", coverage.collect(covered, total));

@@ -68,6 +68,7 @@ final class CallRunner {
 
     private void newExecutor() {
         group = new ThreadGroup(Thread.currentThread().getThreadGroup(), "advertest-explore-" + (groupCount++));
+        group.setDaemon(true); // gone with its last thread, so the test's own group can go too
         final ThreadGroup g = group;
         final ClassLoader ccl = loader;
         executor = Executors.newSingleThreadExecutor(r -> {

@@ -57,6 +57,19 @@ public class HostileTest {
         assertTrue("found no pipe to forge on", pipes > 0);
     }
 
+    /** Writes 65 MiB without a newline on the protocol's descriptor, fd 3. */
+    @Test
+    public void writesAnOverlongLine() throws Exception {
+        byte[] chunk = new byte[1 << 20];
+        java.util.Arrays.fill(chunk, (byte) 'x');
+        try (OutputStream o = new FileOutputStream("/proc/self/fd/3")) {
+            o.write('{');
+            for (int i = 0; i < 65; i++) {
+                o.write(chunk);
+            }
+        }
+    }
+
     /** Starts a child and a grandchild that would sleep for eleven days, and leaves them. */
     @Test
     public void spawnsSleepers() throws Exception {
