@@ -23,7 +23,7 @@ func BenchmarkMutantWarmVsProcesses(b *testing.B) {
 		mutate(b, src, "s += i;", "s -= i;"),
 	}
 	tests := []TestID{{Class: "org.acme.CalcTest"}}
-	// Warm up: the first compiles in a new JVM take up to a second (PITFALLS).
+	// Warm up: the first compiles in a new JVM take up to a second.
 	for i := 0; i < 15; i++ {
 		run(b, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: mutants[i%2]}}, Tests: tests})
 	}
@@ -121,16 +121,12 @@ func BenchmarkManyMutantsNoLeak(b *testing.B) {
 			Tests:    []TestID{{Class: "org.shop.PriceTest", Method: "half"}, {Class: "org.shop.PriceTest", Method: "fullIsFree"}, {Class: "org.shop.LegacyTest", Method: "quarter"}},
 			Coverage: true, CoverClasses: []string{"org.shop.Price"}}
 	}
-	stats := func() *wireMsg {
-		s, err := p.acquire(context.Background())
+	stats := func() *statsReply {
+		st, err := p.stats(context.Background())
 		if err != nil {
 			b.Fatal(err)
 		}
-		m, err := p.call(context.Background(), s, map[string]any{"op": "stats"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		return m
+		return st
 	}
 	for i := 0; i < 20; i++ {
 		run(b, p, spec(i))

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,7 +14,7 @@ import (
 
 // cdsSpec says where a worker's dynamic class-data-sharing archive lives and how to make it. The
 // archive (JDK 13+) holds the worker's, javac's and ASM's classes as loaded by a training run; it
-// brings a worker's start to its first result from about 1.0-1.2 s down to 0.6-0.8 s (PITFALLS).
+// brings a worker's start to its first result from about 1.0-1.2 s down to 0.6-0.8 s.
 type cdsSpec struct {
 	archive string
 	args    []string // the worker's JVM flags, class path and main class, without the JaCoCo agent
@@ -56,55 +55,55 @@ const trainingSource = "package advertest.training;\npublic class Warm {\n  stat
 // makeCDSArchive runs one worker with -XX:ArchiveClassesAtExit (without the agent, which dumping
 // does not allow), compiles a class in it and lets it exit; the archive is written to a temporary
 // file and renamed into place.
-func makeCDSArchive(ctx context.Context, java string, spec *cdsSpec) error {
-	if fileExists(spec.archive) {
+func makeCDSArchive(ctx context.Context, spec *launchSpec, scratch string) error {
+	if fileExists(spec.cds.archive) {
 		return nil
 	}
-	tmp := fmt.Sprintf("%s.tmp-%d", spec.archive, os.Getpid())
+	tmp := fmt.Sprintf("%s.tmp-%d", spec.cds.archive, os.Getpid())
 	defer os.Remove(tmp)
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, java, append([]string{"-XX:ArchiveClassesAtExit=" + tmp}, spec.args...)...)
-	cmd.SysProcAttr = workerProcAttr()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	stderr := newTailBuffer(8 << 10)
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("harness: start CDS training run: %w", err)
-	}
-	reqs := `{"op":"init","id":1,"libraryClasspath":[],"projectClassDirs":[],"release":"11","compilerArgs":[]}` + "\n" +
-		`{"op":"compile","id":2,"sources":[{"className":"advertest.training.Warm","text":` + strconv.Quote(trainingSource) + `}]}` + "\n"
-	if _, err := stdin.Write([]byte(reqs)); err != nil {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return fmt.Errorf("harness: CDS training run: %w", err)
 	}
-	// Wait for the compile's answer, then close stdin: the worker exits and dumps the archive.
-	buf := make([]byte, 4096)
-	var seen []byte
-	for !strings.Contains(string(seen), `"id":2`) {
-		n, err := stdout.Read(buf)
-		seen = append(seen, buf[:n]...)
-		if len(seen) > 1<<16 {
-			seen = seen[len(seen)-1024:]
+	defer os.RemoveAll(scratch)
+	w, err := spawn(workerCommand{Path: spec.java, Args: append([]string{"-XX:ArchiveClassesAtExit=" + tmp}, spec.cds.args...),
+		Env: os.Environ(), Dir: scratch}, scratch)
+	if err != nil {
+		return fmt.Errorf("harness: start CDS training run: %w", err)
+	}
+	defer w.kill()
+	init := initRequest{LibraryClasspath: []string{}, ProjectClassDirs: []string{}, Release: "11", CompilerArgs: []string{}, ScratchDir: scratch}
+	compile := compileRequest{Sources: []wireSource{{ClassName: "advertest.training.Warm", Text: trainingSource}}}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	for id, req := range []request{&init, &compile} {
+		if err := w.send(int64(id+1), req); err != nil {
+			return fmt.Errorf("harness: CDS training run: %w", err)
 		}
-		if err != nil {
-			break
+		select {
+		case line, ok := <-w.lines:
+			if !ok {
+				return fmt.Errorf("harness: CDS training run ended early: %s", w.output.String())
+			}
+			var reply replyHead
+			if err := decodeDone(line, int64(id+1), &reply); err != nil || reply.Error != "" {
+				return fmt.Errorf("harness: CDS training run: %v %s", err, reply.Error)
+			}
+		case <-ctx.Done():
+			return fmt.Errorf("harness: CDS training run: %w", ctx.Err())
 		}
 	}
-	_ = stdin.Close()
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("harness: CDS training run: %w: %s", err, stderr.String())
+	// Closing the request pipe makes the worker exit, which dumps the archive.
+	_ = w.requests.Close()
+	select {
+	case <-w.exited:
+	case <-ctx.Done():
+		return fmt.Errorf("harness: CDS training run did not exit: %w", ctx.Err())
+	}
+	if code, out := w.exitInfo(); code != 0 {
+		return fmt.Errorf("harness: CDS training run exited with %d: %s", code, out)
 	}
 	if !fileExists(tmp) {
-		return fmt.Errorf("harness: CDS training run wrote no archive: %s", stderr.String())
+		return fmt.Errorf("harness: CDS training run wrote no archive: %s", w.output.String())
 	}
-	return os.Rename(tmp, spec.archive)
+	return os.Rename(tmp, spec.cds.archive)
 }

@@ -2,11 +2,15 @@ package harness
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -26,8 +30,19 @@ type Config struct {
 	Workers          int           // 0 → runtime.NumCPU()
 	TimeoutFactor    float64       // 1.25
 	TimeoutConstant  time.Duration // 4s
-	CacheDir         string        // "" → os.UserCacheDir()/advertest
-	Logger           *zap.Logger
+	HeapMB           int           // each worker's heap (-Xmx); 0 → 512. Metaspace, direct memory and thread stacks are capped too.
+	// ThreadLimit is how many live non-daemon threads the tests may leave in a worker (threads
+	// that did not end within a grace period after their test) before it is restarted; 0 → 32.
+	ThreadLimit int
+	CacheDir    string // "" → os.UserCacheDir()/advertest
+	// ScratchDir holds the workers' scratch folders, the only place a worker writes ("" → a new
+	// folder under os.TempDir(), removed by Close).
+	ScratchDir string
+	// WorkDir is the tests' working directory ("" → each worker's scratch folder). Maven and
+	// Gradle run tests in the module's root, which tests that read files by relative path expect;
+	// but relative writes then land in the project, so the default is the scratch folder.
+	WorkDir string
+	Logger  *zap.Logger
 }
 
 // Source is the text of one top-level class compiled in memory.
@@ -88,6 +103,12 @@ type TestResult struct {
 	Message  string // the failure's text with its first stack frames; "" when passed
 	Duration time.Duration
 	Coverage *Coverage // nil unless RunSpec.Coverage
+	// Stdout and Stderr are what the test printed to System.out and System.err, bounded (the
+	// end of an overlong output is dropped, with a note saying how much).
+	Stdout, Stderr string
+	// Files are the regular files the test wrote into its scratch folder (the system property
+	// advertest.scratch while it runs), by name, read after it ended; bounded (see maxTestFiles).
+	Files map[string][]byte
 }
 
 // Coverage is the coverage of one test, by binary class name.
@@ -108,7 +129,9 @@ type LineCoverage struct {
 type RunResult struct {
 	Compile         *CompileResult
 	Tests           []TestResult
-	WorkerRestarted bool // a worker was killed (a stuck test, OOM, a worker that died) during this run
+	WorkerRestarted bool // a worker was killed (a stuck test, OOM, a worker that died, too many threads left, a test that broke the protocol) during this run
+	// RestartReason says why, the reasons joined by "; " when there were several.
+	RestartReason string
 	// Coverage is the union of the tests' coverage (JaCoCo's probes merged, so a branch taken
 	// by one test and its sibling by another both count), when RunSpec.Coverage was set and
 	// one worker ran every test; nil otherwise.
@@ -129,6 +152,10 @@ type Pool struct {
 	launch   *launchSpec // how workers start; loses the agent if the agent breaks the start
 	// workerBuilt is true when Open compiled the worker (false: reused from the cache).
 	workerBuilt bool
+
+	scratch    string // the workers' scratch folders live here
+	ownScratch bool   // Open made scratch; Close removes it
+	workerSeq  atomic.Int64
 
 	idle     chan *slot    // slots not in use; a slot's worker may be nil (started on use)
 	closing  chan struct{} // closed by Close
@@ -167,10 +194,25 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 	if cfg.TimeoutConstant <= 0 {
 		cfg.TimeoutConstant = 4 * time.Second
 	}
+	if cfg.HeapMB <= 0 {
+		cfg.HeapMB = 512
+	}
+	if cfg.ThreadLimit <= 0 {
+		cfg.ThreadLimit = 32
+	}
 	cfg.LibraryClasspath = withPlatformLauncher(cfg.LibraryClasspath)
 	spec, built, err := prepare(ctx, cfg)
 	if err != nil {
 		return nil, err
+	}
+	scratch, own := cfg.ScratchDir, false
+	if scratch == "" {
+		if scratch, err = os.MkdirTemp("", "advertest-workers-"); err != nil {
+			return nil, fmt.Errorf("harness: make the workers' scratch folder: %w", err)
+		}
+		own = true
+	} else if err := os.MkdirAll(scratch, 0o755); err != nil {
+		return nil, fmt.Errorf("harness: make the workers' scratch folder: %w", err)
 	}
 	p := &Pool{
 		cfg:         cfg,
@@ -178,6 +220,8 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 		launch:      spec,
 		junit:       junitVersion(cfg.LibraryClasspath),
 		workerBuilt: built,
+		scratch:     scratch,
+		ownScratch:  own,
 		idle:        make(chan *slot, cfg.Workers),
 		closing:     make(chan struct{}),
 		workers:     map[*worker]struct{}{},
@@ -190,7 +234,7 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 	if spec.cds != nil && !fileExists(spec.cds.archive) {
 		// Once per worker build and JDK; a worker without the archive only starts slower.
 		t0 := time.Now()
-		if err := makeCDSArchive(ctx, spec.java, spec.cds); err != nil {
+		if err := makeCDSArchive(ctx, spec, filepath.Join(scratch, "cds-training")); err != nil {
 			p.log.Info("harness: no CDS archive for the worker", zap.Error(err))
 		} else {
 			p.log.Debug("harness: made the worker's CDS archive", zap.String("file", spec.cds.archive), zap.Duration("took", time.Since(t0)))
@@ -218,9 +262,14 @@ func (p *Pool) Close() error {
 	p.mu.Unlock()
 	p.bgCancel()
 	for _, w := range ws {
-		w.kill()
+		p.retire(w)
 	}
 	p.bg.Wait()
+	if p.ownScratch {
+		if err := os.RemoveAll(p.scratch); err != nil {
+			return fmt.Errorf("harness: remove the workers' scratch folder: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -234,11 +283,31 @@ func (p *Pool) acquire(ctx context.Context) (*slot, error) {
 	case <-p.closing:
 		return nil, ErrClosed
 	}
+	if s.w != nil && s.w.alive() && len(s.w.lines) > 0 {
+		// An idle worker has nothing to say: something in it (a thread a test left) writes on the
+		// protocol's descriptor.
+		p.log.Warn("harness: an idle worker wrote on the protocol; restarting it", zap.ByteString("line", <-s.w.lines))
+		s.w.kill()
+	}
 	if s.w != nil && s.w.alive() {
 		return s, nil
 	}
+	return p.renew(ctx, s)
+}
+
+// acquireFresh takes a slot whose worker has run nothing yet.
+func (p *Pool) acquireFresh(ctx context.Context) (*slot, error) {
+	s, err := p.acquire(ctx)
+	if err != nil || s.w.nextID.Load() == 1 {
+		return s, err // 1: only init was sent
+	}
+	return p.renew(ctx, s)
+}
+
+// renew gives the slot a new worker, retiring the one it had; on failure the slot goes back.
+func (p *Pool) renew(ctx context.Context, s *slot) (*slot, error) {
 	if s.w != nil {
-		p.forget(s.w)
+		p.retire(s.w)
 		s.w = nil
 	}
 	w, err := p.startWorker(ctx)
@@ -259,8 +328,7 @@ func (p *Pool) restartInBackground(s *slot, why string) {
 	go func() {
 		defer p.bg.Done()
 		if s.w != nil {
-			s.w.kill()
-			p.forget(s.w)
+			p.retire(s.w)
 			s.w = nil
 		}
 		t0 := time.Now()
@@ -285,12 +353,13 @@ func (p *Pool) startWorker(ctx context.Context) (*worker, error) {
 	p.launchMu.Lock()
 	spec := p.launch
 	p.launchMu.Unlock()
-	w, err := startWorker(ctx, spec, p.log)
+	scratch := func() string { return filepath.Join(p.scratch, fmt.Sprintf("w%d", p.workerSeq.Add(1))) }
+	w, err := startWorker(ctx, spec, scratch(), p.log)
 	if err != nil && ctx.Err() == nil {
 		// A JaCoCo agent that breaks the JVM's start should cost coverage, not every run.
 		if bare := spec.withoutAgent(); bare != nil {
 			var err2 error
-			if w, err2 = startWorker(ctx, bare, p.log); err2 == nil {
+			if w, err2 = startWorker(ctx, bare, scratch(), p.log); err2 == nil {
 				p.log.Warn("harness: the worker does not start with the JaCoCo agent; coverage is off", zap.Error(err))
 				p.launchMu.Lock()
 				p.launch = bare
@@ -318,89 +387,108 @@ func (p *Pool) workerPIDs() []int {
 	defer p.mu.Unlock()
 	var out []int
 	for w := range p.workers {
-		out = append(out, w.cmd.Process.Pid)
+		out = append(out, w.pid())
 	}
 	return out
 }
 
-func (p *Pool) forget(w *worker) {
+// retire kills w, forgets it and removes its scratch folder.
+func (p *Pool) retire(w *worker) {
+	w.kill()
 	p.mu.Lock()
 	delete(p.workers, w)
 	p.mu.Unlock()
+	if err := os.RemoveAll(w.scratch); err != nil {
+		p.log.Warn("harness: remove a worker's scratch folder", zap.Error(err))
+	}
 }
 
 // Compile compiles sources in memory against the project and reports javac's diagnostics.
 func (p *Pool) Compile(ctx context.Context, sources []Source) (*CompileResult, error) {
-	s, err := p.acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	msg, err := p.call(ctx, s, map[string]any{"op": "compile", "sources": wireSources(sources)})
-	if err != nil {
+	var reply compileReply
+	if err := p.call(ctx, &compileRequest{Sources: wireSources(sources)}, &reply); err != nil {
 		return nil, fmt.Errorf("harness: compile: %w", err)
 	}
-	return msg.Compile.toResult(), nil
+	return reply.Compile.toResult(), nil
 }
 
 // DiscoverTests lists the test methods (JUnit 4 and 5) of the given test classes, sorted by class
 // order then method name. A class that cannot be loaded is an error.
 func (p *Pool) DiscoverTests(ctx context.Context, classes []string) ([]TestID, error) {
-	s, err := p.acquire(ctx)
-	if err != nil {
-		return nil, err
-	}
-	msg, err := p.call(ctx, s, map[string]any{"op": "discover", "classes": classes})
-	if err != nil {
+	var reply discoverReply
+	if err := p.call(ctx, &discoverRequest{Classes: nonNil(classes)}, &reply); err != nil {
 		return nil, fmt.Errorf("harness: discover tests: %w", err)
 	}
-	ids := make([]TestID, 0, len(msg.Tests))
-	for _, t := range msg.Tests {
-		if len(t) == 2 {
-			ids = append(ids, TestID{Class: t[0], Method: t[1]})
-		}
+	ids := make([]TestID, 0, len(reply.Tests))
+	for _, t := range reply.Tests {
+		ids = append(ids, t.id())
 	}
-	if len(msg.Errors) > 0 {
-		return ids, fmt.Errorf("harness: discover tests: %s", strings.Join(msg.Errors, "; "))
+	if len(reply.Errors) > 0 {
+		return ids, fmt.Errorf("harness: discover tests: %s", strings.Join(reply.Errors, "; "))
 	}
 	return ids, nil
 }
 
-// call sends one request that is answered by a single done line, and gives the slot back.
-func (p *Pool) call(ctx context.Context, s *slot, req map[string]any) (*wireMsg, error) {
+// stats asks a worker for its loaded classes, memory and threads (tests and benchmarks).
+func (p *Pool) stats(ctx context.Context) (*statsReply, error) {
+	var reply statsReply
+	if err := p.call(ctx, &statsRequest{}, &reply); err != nil {
+		return nil, fmt.Errorf("harness: stats: %w", err)
+	}
+	return &reply, nil
+}
+
+// call sends one request that is answered by a single done line, decoded into reply. A worker
+// that breaks the protocol is restarted and the request is tried once more on a fresh one: no
+// test runs during these requests, so the culprit is something a test left behind.
+func (p *Pool) call(ctx context.Context, req request, reply answer) error {
+	for attempt := 0; ; attempt++ {
+		s, err := p.acquire(ctx)
+		if err != nil {
+			return err
+		}
+		err = p.callOn(ctx, s, req, reply)
+		if errors.Is(err, errProtocol) && attempt == 0 {
+			p.log.Warn("harness: a worker broke the protocol; retrying on a fresh one", zap.Error(err))
+			continue
+		}
+		return err
+	}
+}
+
+// callOn sends req to the slot's worker, waits for its done line and gives the slot back.
+func (p *Pool) callOn(ctx context.Context, s *slot, req request, reply answer) error {
 	w := s.w
 	id := w.newID()
-	req["id"] = id
-	if err := w.send(req); err != nil {
+	if err := w.send(id, req); err != nil {
 		p.restartInBackground(s, "send failed")
-		return nil, err
+		return err
 	}
-	for {
-		select {
-		case line, ok := <-w.lines:
-			if !ok {
-				p.restartInBackground(s, "worker died")
-				return nil, fmt.Errorf("worker died: %s", w.stderr.String())
-			}
-			m, err := decodeMsg(line)
-			if err != nil || m.ID != id || !m.Done {
-				continue
-			}
-			p.release(s)
-			if m.Error != "" {
-				return nil, errors.New(m.Error)
-			}
-			return m, nil
-		case <-ctx.Done():
-			p.drainInBackground(s, id, 30*time.Second)
-			return nil, ctx.Err()
-		case <-p.closing:
-			return nil, ErrClosed
+	select {
+	case line, ok := <-w.lines:
+		if !ok {
+			p.restartInBackground(s, "worker died")
+			return fmt.Errorf("worker died: %s%s", w.lostReason(), lastLines(w.output.String(), 5))
 		}
+		if err := decodeDone(line, id, reply); err != nil {
+			p.restartInBackground(s, "protocol violation")
+			return err
+		}
+		p.release(s)
+		if msg := reply.failure(); msg != "" {
+			return errors.New(msg)
+		}
+		return nil
+	case <-ctx.Done():
+		p.drainInBackground(s, id, 30*time.Second)
+		return ctx.Err()
+	case <-p.closing:
+		return ErrClosed
 	}
 }
 
 // drainInBackground waits (up to wait) for request id to finish before giving the slot back;
-// a worker that does not answer in time is killed and restarted.
+// a worker that does not answer in time, or answers out of turn, is killed and restarted.
 func (p *Pool) drainInBackground(s *slot, id int64, wait time.Duration) {
 	p.bg.Add(1)
 	go func() {
@@ -415,15 +503,21 @@ func (p *Pool) drainInBackground(s *slot, id int64, wait time.Duration) {
 					p.restartInBackground(s, "worker died while cancelled")
 					return
 				}
-				m, err := decodeMsg(line)
-				if err == nil && m.ID == id && m.Done {
-					if m.Fatal != "" {
-						p.restartInBackground(s, m.Fatal)
-						return
-					}
-					p.release(s)
+				h, err := decodeHead(line)
+				if err != nil || h.ID != id {
+					p.restartInBackground(s, "protocol violation while cancelled")
 					return
 				}
+				if !h.Done {
+					continue
+				}
+				var done runDone
+				if json.Unmarshal(line, &done) == nil && done.Fatal != "" {
+					p.restartInBackground(s, done.Fatal)
+					return
+				}
+				p.release(s)
+				return
 			case <-timer.C:
 				p.restartInBackground(s, "cancelled request did not stop")
 				return

@@ -2,7 +2,11 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -10,83 +14,116 @@ import (
 )
 
 // hardGrace is how long past a test's budget the Go side waits before it kills the worker; the
-// worker itself gives a timed-out thread two seconds to throw.
+// worker itself gives a timed-out thread two seconds to throw, and the threads and processes a
+// test left a moment to end.
 const hardGrace = 5 * time.Second
 
 // betweenTests bounds the worker's work outside tests: compiling, loading, coverage analysis.
 const betweenTests = 2 * time.Minute
 
+// maxTestFiles bounds the bytes of the files kept from one test's scratch folder.
+const maxTestFiles = 16 << 20
+
 // Run compiles the overrides and extra tests in memory, runs the tests in a fresh class loader
 // and reports each test. A compile failure gives Compile.OK false, no Tests and a nil error. A
 // test that does not stop is reported as a timeout and costs a worker restart; the remaining
-// tests then run on a fresh worker (unless StopAtFirstFailure).
+// tests then run on a fresh worker (unless StopAtFirstFailure). A test that writes on the
+// protocol's descriptor costs a restart too; it is rerun alone on a fresh worker, and if it
+// breaks the protocol again its outcome is an Error saying so (docs/worker-protocol.md).
 func (p *Pool) Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
 	start := time.Now()
 	res := &RunResult{}
-	tests := make([][]string, 0, len(spec.Tests))
-	for _, t := range spec.Tests {
-		tests = append(tests, []string{t.Class, t.Method})
-	}
+	tests := spec.Tests
 	for fruitless := 0; ; {
 		s, err := p.acquire(ctx)
 		if err != nil {
 			return nil, err
 		}
 		before := len(res.Tests)
-		rest, err := p.runOn(ctx, s, spec, tests, res)
+		end, err := p.runOn(ctx, s, spec, tests, res)
+		if err == nil && end.fault != "" {
+			res.restarted("a test broke the worker protocol")
+			if end.suspect != nil {
+				err = p.attribute(ctx, spec, *end.suspect, end.fault, res)
+			}
+		}
 		if err != nil {
 			res.Duration = time.Since(start)
 			return res, err
 		}
-		if len(rest) == 0 || (res.Compile != nil && !res.Compile.OK) {
+		if len(end.rest) == 0 || (res.Compile != nil && !res.Compile.OK) || (spec.StopAtFirstFailure && failedLast(res)) {
 			break
 		}
 		if len(res.Tests) == before {
 			if fruitless++; fruitless >= 2 {
 				res.Duration = time.Since(start)
-				return res, fmt.Errorf("harness: run: the worker keeps dying between tests (%d tests left)", len(rest))
+				return res, fmt.Errorf("harness: run: the worker keeps dying between tests (%d tests left): %s", len(end.rest), res.RestartReason)
 			}
 		}
-		tests = rest
+		tests = end.rest
 	}
 	p.learn(spec, res.Tests)
 	res.Duration = time.Since(start)
 	return res, nil
 }
 
-// runOn runs tests on the slot's worker, appending to res. It returns the tests still to run
-// when the worker was lost mid-run, and gives the slot back (restarting its worker if needed).
-func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests [][]string, res *RunResult) ([][]string, error) {
+func failedLast(res *RunResult) bool {
+	if len(res.Tests) == 0 {
+		return false
+	}
+	o := res.Tests[len(res.Tests)-1].Outcome
+	return o != Passed && o != Skipped
+}
+
+// restarted records a worker restart and why.
+func (r *RunResult) restarted(why string) {
+	r.WorkerRestarted = true
+	for _, known := range strings.Split(r.RestartReason, "; ") {
+		if known == why {
+			return
+		}
+	}
+	if r.RestartReason != "" {
+		r.RestartReason += "; "
+	}
+	r.RestartReason += why
+}
+
+// runEnd is how one worker's part of a run ended.
+type runEnd struct {
+	rest []TestID // tests still to run, on another worker
+	// fault is the protocol violation that ended it, "" if none; suspect is the test that ran,
+	// or had just run, when it happened.
+	fault   string
+	suspect *TestID
+}
+
+// runOn runs tests on the slot's worker, appending to res, and gives the slot back (restarting
+// its worker if needed). It returns the tests still to run when the worker was lost mid-run.
+func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests []TestID, res *RunResult) (runEnd, error) {
 	w := s.w
 	id := w.newID()
 	def, budgets := p.budgetsFor(spec)
-	wireBudgets := map[string]int64{}
+	req := &runRequest{
+		Overrides:          wireSources(spec.Overrides),
+		ExtraTests:         wireSources(spec.ExtraTests),
+		Tests:              wireTests(tests),
+		Coverage:           spec.Coverage,
+		CoverClasses:       nonNil(spec.CoverClasses),
+		StopAtFirstFailure: spec.StopAtFirstFailure,
+		DefaultBudgetMs:    def.Milliseconds(),
+		BudgetsMs:          map[string]int64{},
+	}
 	for t, d := range budgets {
-		wireBudgets[t.Class+"#"+t.Method] = d.Milliseconds()
+		req.BudgetsMs[t.Class+"#"+t.Method] = d.Milliseconds()
 	}
-	req := map[string]any{
-		"op":                 "run",
-		"id":                 id,
-		"overrides":          wireSources(spec.Overrides),
-		"extraTests":         wireSources(spec.ExtraTests),
-		"tests":              wireTests(tests),
-		"coverage":           spec.Coverage,
-		"coverClasses":       nonNil(spec.CoverClasses),
-		"stopAtFirstFailure": spec.StopAtFirstFailure,
-		"defaultBudgetMs":    def.Milliseconds(),
-		"budgetsMs":          wireBudgets,
-	}
-	if err := w.send(req); err != nil {
+	if err := w.send(id, req); err != nil {
 		p.restartInBackground(s, "send failed")
-		return nil, fmt.Errorf("harness: run: %w", err)
+		return runEnd{}, fmt.Errorf("harness: run: %w", err)
 	}
-	var (
-		plan     []TestID
-		done     = map[TestID]bool{}
-		current  *TestID
-		curStart time.Time
-		timer    = time.NewTimer(betweenTests)
-	)
+	seq := newRunSequence(id, spec.StopAtFirstFailure)
+	var curStart time.Time
+	timer := time.NewTimer(betweenTests)
 	defer timer.Stop()
 	reset := func(d time.Duration) {
 		if !timer.Stop() {
@@ -97,32 +134,52 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests [][]strin
 		}
 		timer.Reset(d)
 	}
-	// lost records the running test as ended by the worker's loss and returns what is left.
-	lost := func(outcome Outcome, msg string) [][]string {
-		res.WorkerRestarted = true
-		if current != nil {
-			res.Tests = append(res.Tests, TestResult{Test: *current, Outcome: outcome, Message: msg, Duration: time.Since(curStart)})
-			done[*current] = true
+	// unstarted is what another worker must run when this one is lost.
+	unstarted := func() []TestID {
+		if !seq.planned {
+			return tests
 		}
-		if res.Compile == nil {
+		return seq.left()
+	}
+	// lost records the running test as ended by the worker's loss and restarts the worker.
+	lost := func(outcome Outcome, msg, why string) runEnd {
+		res.restarted(why)
+		t, running := seq.running()
+		if running {
+			tr := TestResult{Test: t, Outcome: outcome, Message: msg, Duration: time.Since(curStart)}
+			tr.Files = collectFiles(w.testScratch(id, seq.current))
+			res.Tests = append(res.Tests, tr)
+		}
+		p.restartInBackground(s, why)
+		if res.Compile == nil && !seq.planned {
 			res.Compile = &CompileResult{OK: false, Diagnostics: []CompileDiagnostic{{Kind: "error", Message: "the worker was lost while compiling: " + msg}}}
-			return nil
+			return runEnd{}
 		}
-		if spec.StopAtFirstFailure && current != nil {
-			return nil
+		if spec.StopAtFirstFailure && running {
+			return runEnd{}
 		}
-		var rest [][]string
-		for _, t := range plan {
-			if !done[t] {
-				rest = append(rest, []string{t.Class, t.Method})
-			}
+		return runEnd{rest: seq.left()}
+	}
+	// fault ends the run on a protocol violation: the worker is restarted, and the test that ran
+	// or had just run when it happened is the suspect.
+	fault := func(err error) runEnd {
+		p.log.Warn("harness: a worker broke the protocol; restarting it", zap.Error(err))
+		end := runEnd{fault: strings.TrimPrefix(err.Error(), errProtocol.Error()+": "), rest: unstarted()}
+		if t, ok := seq.running(); ok {
+			end.suspect = &t
+		} else if t, ok := seq.lastRun(); ok {
+			end.suspect = &t
 		}
-		return rest
+		p.restartInBackground(s, "protocol violation")
+		return end
 	}
 	for {
 		select {
 		case line, ok := <-w.lines:
 			if !ok {
+				if why := w.lostReason(); why != "" {
+					return fault(protocolErrorf("%s", why)), nil
+				}
 				code, tail := w.exitInfo()
 				outcome, msg := Exit, fmt.Sprintf("the worker JVM exited (status %d) during the test", code)
 				if strings.Contains(tail, "OutOfMemoryError") {
@@ -131,92 +188,167 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests [][]strin
 				if tail != "" {
 					msg += ": " + lastLines(tail, 5)
 				}
-				p.restartInBackground(s, "worker died")
-				return lost(outcome, msg), nil
+				return lost(outcome, msg, "worker died"), nil
 			}
-			m, err := decodeMsg(line)
-			if err != nil || m.ID != id {
-				continue
+			m, err := seq.accept(line)
+			if err != nil {
+				return fault(err), nil
 			}
-			switch {
-			case m.Done:
-				if m.CoverageError != "" {
-					p.log.Warn("harness: no coverage", zap.String("why", m.CoverageError))
-				}
-				// The union is exact only when this worker ran every test of the run.
-				if !res.WorkerRestarted {
-					res.Coverage = decodeCoverage(m.Coverage)
-				} else {
-					res.Coverage = nil
-				}
-				if m.Compile != nil && res.Compile == nil {
+			switch m := m.(type) {
+			case *planEvent:
+				if res.Compile == nil {
 					res.Compile = m.Compile.toResult()
 				}
-				if m.Fatal != "" {
-					res.WorkerRestarted = true
-					p.restartInBackground(s, m.Fatal)
-				} else {
-					p.release(s)
-				}
-				if m.Error != "" {
-					return nil, fmt.Errorf("harness: run: %s", m.Error)
-				}
-				if res.Compile == nil {
-					res.Compile = &CompileResult{OK: true}
-				}
-				if m.Fatal != "" && !spec.StopAtFirstFailure && res.Compile.OK {
-					var rest [][]string
-					for _, t := range plan {
-						if !done[t] {
-							rest = append(rest, []string{t.Class, t.Method})
-						}
-					}
-					return rest, nil
-				}
-				return nil, nil
-			case m.Event == "plan":
-				if m.Compile != nil && res.Compile == nil {
-					res.Compile = m.Compile.toResult()
-				}
-				plan = plan[:0]
-				for _, t := range m.Tests {
-					if len(t) == 2 {
-						plan = append(plan, TestID{Class: t[0], Method: t[1]})
-					}
-				}
-			case m.Event == "start":
-				if res.Compile == nil {
-					res.Compile = &CompileResult{OK: true}
-				}
+			case *startEvent:
 				t := TestID{Class: m.Class, Method: m.Method}
-				current, curStart = &t, time.Now()
+				curStart = time.Now()
 				if p.onTestStart != nil {
 					p.onTestStart(t)
 				}
 				reset(time.Duration(m.BudgetMs)*time.Millisecond + hardGrace)
-			case m.Event == "result":
-				t := TestID{Class: m.Class, Method: m.Method}
-				res.Tests = append(res.Tests, m.toTestResult())
-				done[t] = true
-				current = nil
+			case *resultEvent:
+				tr := m.toTestResult()
+				if m.Files {
+					tr.Files = collectFiles(w.testScratch(id, m.Index))
+				}
+				if m.ProcessesKilled > 0 || m.OutputDropped > 0 {
+					p.log.Debug("harness: test clean-up", zap.String("test", tr.Test.String()),
+						zap.Int("processesKilled", m.ProcessesKilled), zap.Int64("outputDropped", m.OutputDropped), zap.Int("threadsLeft", m.ThreadsLeft))
+				}
+				res.Tests = append(res.Tests, tr)
 				reset(betweenTests)
+			case *runDone:
+				return p.runDone(s, spec, seq, m, res)
 			}
 		case <-timer.C:
 			name := "(between tests)"
-			if current != nil {
-				name = current.String()
+			if t, ok := seq.running(); ok {
+				name = t.String()
 			}
 			p.log.Warn("harness: worker unresponsive past the test's budget; killing it", zap.String("test", name))
-			p.restartInBackground(s, "test overran its budget")
-			return lost(Timeout, "the test did not stop within its budget; the worker was restarted"), nil
+			return lost(Timeout, "the test did not stop within its budget; the worker was restarted", "test overran its budget"), nil
 		case <-ctx.Done():
-			_ = w.send(map[string]any{"op": "cancel", "id": id})
+			seq.cancelSent = true
+			_ = w.send(id, &cancelRequest{})
 			p.drainInBackground(s, id, time.Second)
-			return nil, ctx.Err()
+			return runEnd{}, ctx.Err()
 		case <-p.closing:
-			return nil, ErrClosed
+			return runEnd{}, ErrClosed
 		}
 	}
+}
+
+// runDone finishes a run at its done line.
+func (p *Pool) runDone(s *slot, spec RunSpec, seq *runSequence, m *runDone, res *RunResult) (runEnd, error) {
+	if m.CoverageError != "" {
+		p.log.Warn("harness: no coverage", zap.String("why", m.CoverageError))
+	}
+	if m.Compile != nil && res.Compile == nil {
+		res.Compile = m.Compile.toResult()
+	}
+	if m.Fatal != "" {
+		res.restarted(m.Fatal)
+		p.restartInBackground(s, m.Fatal)
+	} else {
+		p.release(s)
+	}
+	// The union is exact only when this worker ran every test of the run.
+	res.Coverage = nil
+	if !res.WorkerRestarted {
+		res.Coverage = decodeCoverage(m.Coverage)
+	}
+	if m.Error != "" {
+		return runEnd{}, fmt.Errorf("harness: run: %s", m.Error)
+	}
+	if res.Compile == nil {
+		res.Compile = &CompileResult{OK: true}
+	}
+	if m.Fatal != "" && res.Compile.OK && !(spec.StopAtFirstFailure && seq.lastFail) {
+		return runEnd{rest: seq.left()}, nil
+	}
+	return runEnd{}, nil
+}
+
+// attribute reruns suspect alone on a fresh worker after a protocol violation. If it breaks the
+// protocol again, it is the culprit: its outcome is an Error saying so. Otherwise its verdict is
+// the rerun's (the violation came from something else, such as a thread an earlier test left).
+// Either way the verdict replaces any result res already had for it.
+func (p *Pool) attribute(ctx context.Context, spec RunSpec, suspect TestID, fault string, res *RunResult) error {
+	s, err := p.acquireFresh(ctx)
+	if err != nil {
+		return err
+	}
+	alone := spec
+	alone.Tests = []TestID{suspect}
+	sub := &RunResult{}
+	end, err := p.runOn(ctx, s, alone, alone.Tests, sub)
+	if err != nil {
+		return err
+	}
+	if sub.WorkerRestarted {
+		res.restarted(sub.RestartReason)
+	}
+	var verdict TestResult
+	switch {
+	case end.fault != "":
+		p.log.Warn("harness: a test broke the worker protocol", zap.String("test", suspect.String()), zap.String("first", fault), zap.String("alone", end.fault))
+		verdict = TestResult{Test: suspect, Outcome: Error,
+			Message: "the test broke the worker protocol (it, or a thread it started, wrote on the worker's protocol descriptor): " + end.fault}
+	case len(sub.Tests) == 1:
+		verdict = sub.Tests[0]
+	default:
+		verdict = TestResult{Test: suspect, Outcome: Error,
+			Message: "the worker protocol broke while the test ran (" + fault + ") and its rerun alone gave no result"}
+	}
+	for i := range res.Tests {
+		if res.Tests[i].Test == suspect {
+			res.Tests[i] = verdict
+			return nil
+		}
+	}
+	res.Tests = append(res.Tests, verdict)
+	return nil
+}
+
+// collectFiles reads the regular files a test left in its scratch folder, up to maxTestFiles in
+// all, and removes the folder. Links, pipes and folders are left out.
+func collectFiles(dir string) map[string][]byte {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	defer os.RemoveAll(dir)
+	var out map[string][]byte
+	left := int64(maxTestFiles)
+	for _, e := range entries {
+		if !e.Type().IsRegular() || left <= 0 {
+			continue
+		}
+		data, err := readRegular(filepath.Join(dir, e.Name()), left)
+		if err != nil {
+			continue
+		}
+		if out == nil {
+			out = map[string][]byte{}
+		}
+		out[e.Name()] = data
+		left -= int64(len(data))
+	}
+	return out
+}
+
+// readRegular reads at most max bytes of name, which must be a regular file (not followed
+// through a link: the test may have swapped it since the folder was listed).
+func readRegular(name string, max int64) ([]byte, error) {
+	f, err := openNoFollow(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	return io.ReadAll(io.LimitReader(f, max))
 }
 
 func lastLines(s string, n int) string {

@@ -3,11 +3,12 @@ package harness
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,8 +21,10 @@ import (
 type launchSpec struct {
 	java string
 	args []string // JVM flags, class path and main class
-	init map[string]any
+	init initRequest
 	cds  *cdsSpec // nil when the JDK cannot make a dynamic CDS archive (before 13)
+	// workDir is the worker's working directory; "" → its scratch folder.
+	workDir string
 }
 
 // withoutAgent is s without the JaCoCo agent, or nil when it has none.
@@ -51,58 +54,151 @@ func (s *launchSpec) argsNow() []string {
 // startTimeout bounds a worker's start up to its "ready" answer.
 const startTimeout = 60 * time.Second
 
-// worker is one worker JVM driven over its stdin/stdout.
-type worker struct {
-	cmd    *exec.Cmd
-	lines  chan []byte   // the worker's stdout, one protocol line each; closed at EOF
-	exited chan struct{} // closed once the process has been reaped
-	stderr *tailBuffer
-	nextID atomic.Int64
-	info   wireMsg // the init answer
+// maxLine bounds one protocol line; a worker that writes a longer one is killed.
+const maxLine = 64 << 20
 
-	sendMu sync.Mutex
-	stdin  io.WriteCloser
+// workerCommand is everything that starts one worker process, in one place so that a sandbox can
+// wrap it. The worker reads the JDK, the cache folder (its jar, the CDS archive, the JaCoCo agent,
+// the offline explorer), the library class path and the project's class folders, and writes only
+// under its scratch folder (its working directory too, unless Config.WorkDir says otherwise).
+type workerCommand struct {
+	Path string   // the java launcher
+	Args []string // JVM flags, class path, main class
+	Env  []string
+	Dir  string // the working directory: the worker's scratch folder, or Config.WorkDir
+	// Protocol is the write end of the pipe the worker answers on: its fd 3.
+	Protocol *os.File
+	// Requests is the read end of the pipe the worker reads requests from: its fd 4.
+	Requests *os.File
+	// Output receives the JVM's own stdout and stderr (its warnings, a crash's last words);
+	// stdin is /dev/null.
+	Output io.Writer
+}
+
+// command is the exec.Cmd for c: fd 3 and 4 carry the protocol, the worker leads its own
+// process group (so that killing the group takes what it spawned) and dies with us.
+func (c workerCommand) command() *exec.Cmd {
+	cmd := exec.Command(c.Path, c.Args...)
+	cmd.Env = c.Env
+	cmd.Dir = c.Dir
+	cmd.Stdout, cmd.Stderr = c.Output, c.Output
+	cmd.ExtraFiles = []*os.File{c.Protocol, c.Requests}
+	cmd.SysProcAttr = workerProcAttr()
+	return cmd
+}
+
+// worker is one worker JVM driven over its fd 3 (answers) and fd 4 (requests).
+type worker struct {
+	cmd     *exec.Cmd
+	scratch string        // the worker's scratch folder, removed by Pool.retire
+	lines   chan []byte   // the protocol lines, one each; closed at EOF, a read error or an overlong line
+	readErr atomic.Value  // string: why lines closed early ("" at EOF)
+	exited  chan struct{} // closed once the process has been reaped
+	output  *tailBuffer
+	nextID  atomic.Int64
+	info    initReply // the init answer
+
+	sendMu   sync.Mutex
+	requests io.WriteCloser
 
 	exitMu   sync.Mutex
 	exitCode int
 }
 
-func startWorker(ctx context.Context, spec *launchSpec, log *zap.Logger) (*worker, error) {
+// startWorker starts a worker whose scratch folder is scratch (created here, removed by
+// Pool.retire) and waits for its init answer.
+func startWorker(ctx context.Context, spec *launchSpec, scratch string, log *zap.Logger) (*worker, error) {
 	t0 := time.Now()
-	cmd := exec.Command(spec.java, spec.argsNow()...)
-	cmd.SysProcAttr = workerProcAttr()
-	w := &worker{cmd: cmd, lines: make(chan []byte, 64), exited: make(chan struct{}), stderr: newTailBuffer(16 << 10)}
-	cmd.Stderr = w.stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, fmt.Errorf("harness: worker stdin: %w", err)
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
+		return nil, fmt.Errorf("harness: worker scratch folder: %w", err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("harness: worker stdout: %w", err)
+	dir := spec.workDir
+	if dir == "" {
+		dir = scratch
 	}
-	w.stdin = stdin
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("harness: start worker %s: %w", spec.java, err)
+	w, err := spawn(workerCommand{Path: spec.java, Args: spec.argsNow(), Env: os.Environ(), Dir: dir}, scratch)
+	if err != nil {
+		os.RemoveAll(scratch)
+		return nil, err
+	}
+	fail := func(err error) (*worker, error) {
+		w.kill()
+		os.RemoveAll(scratch)
+		return nil, err
+	}
+	init := spec.init
+	init.ScratchDir = scratch
+	id := w.newID()
+	if err := w.send(id, &init); err != nil {
+		return fail(fmt.Errorf("harness: init worker: %w", err))
+	}
+	timer := time.NewTimer(startTimeout)
+	defer timer.Stop()
+	select {
+	case line, ok := <-w.lines:
+		if !ok {
+			return fail(fmt.Errorf("harness: the worker JVM ended during start: %s", w.output.String()))
+		}
+		var m initReply
+		if err := decodeDone(line, id, &m); err != nil {
+			return fail(fmt.Errorf("harness: worker init: %w", err))
+		}
+		if m.Error != "" || !m.Ready {
+			return fail(fmt.Errorf("harness: worker init: %s", m.Error))
+		}
+		w.info = m
+		log.Debug("harness: worker started", zap.Duration("took", time.Since(t0)), zap.String("java", m.Java),
+			zap.String("coverageUnavailable", m.CoverageUnavailable))
+		return w, nil
+	case <-timer.C:
+		return fail(fmt.Errorf("harness: the worker JVM did not start within %v: %s", startTimeout, w.output.String()))
+	case <-ctx.Done():
+		return fail(ctx.Err())
+	}
+}
+
+// spawn starts the process of c with fresh protocol pipes and the goroutines that read it.
+func spawn(c workerCommand, scratch string) (*worker, error) {
+	protoR, protoW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("harness: protocol pipe: %w", err)
+	}
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		protoR.Close()
+		protoW.Close()
+		return nil, fmt.Errorf("harness: request pipe: %w", err)
+	}
+	w := &worker{scratch: scratch, lines: make(chan []byte, 64), exited: make(chan struct{}), output: newTailBuffer(16 << 10), requests: reqW}
+	c.Protocol, c.Requests, c.Output = protoW, reqR, w.output
+	w.cmd = c.command()
+	err = w.cmd.Start()
+	// The child has its copies; ours would keep the pipes open after it dies.
+	protoW.Close()
+	reqR.Close()
+	if err != nil {
+		protoR.Close()
+		reqW.Close()
+		return nil, fmt.Errorf("harness: start worker %s: %w", c.Path, err)
 	}
 	readerDone := make(chan struct{})
 	go func() {
 		defer close(readerDone)
 		defer close(w.lines)
-		r := bufio.NewReaderSize(stdout, 1<<16)
-		for {
-			line, err := r.ReadBytes('\n')
-			if len(line) > 0 && line[0] == '{' {
-				w.lines <- line
-			}
-			if err != nil {
-				return
-			}
+		defer protoR.Close()
+		if err := readLines(protoR, maxLine, w.lines); err != nil {
+			w.readErr.Store(err.Error())
+			// An overlong line: the worker cannot be followed any more.
+			_ = w.cmd.Process.Kill()
 		}
 	}()
 	go func() {
 		<-readerDone
-		err := cmd.Wait()
+		// The protocol ended: the worker is gone or useless. Its process group goes too, which
+		// takes what a test spawned and the worker's own clean-up missed; done before Wait, while
+		// the dead worker's pid still names the group.
+		killGroup(w.cmd.Process.Pid)
+		err := w.cmd.Wait()
 		code := 0
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
@@ -113,58 +209,66 @@ func startWorker(ctx context.Context, spec *launchSpec, log *zap.Logger) (*worke
 		w.exitMu.Unlock()
 		close(w.exited)
 	}()
+	return w, nil
+}
 
-	id := w.newID()
-	init := map[string]any{"op": "init", "id": id}
-	for k, v := range spec.init {
-		init[k] = v
-	}
-	if err := w.send(init); err != nil {
-		w.kill()
-		return nil, fmt.Errorf("harness: init worker: %w", err)
-	}
-	timer := time.NewTimer(startTimeout)
-	defer timer.Stop()
+// readLines sends each line of r (without its newline) to out until EOF. A line longer than max
+// ends it with an error.
+func readLines(r io.Reader, max int, out chan<- []byte) error {
+	br := bufio.NewReaderSize(r, 1<<16)
+	var long []byte
 	for {
-		select {
-		case line, ok := <-w.lines:
-			if !ok {
-				w.kill()
-				return nil, fmt.Errorf("harness: the worker JVM ended during start: %s", w.stderr.String())
+		chunk, err := br.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			long = append(long, chunk...)
+			if len(long) > max {
+				return fmt.Errorf("a protocol line over %d bytes", max)
 			}
-			m, err := decodeMsg(line)
-			if err != nil || m.ID != id || !m.Done {
-				continue
-			}
-			if m.Error != "" || !m.Ready {
-				w.kill()
-				return nil, fmt.Errorf("harness: worker init: %s", m.Error)
-			}
-			w.info = *m
-			log.Debug("harness: worker started", zap.Duration("took", time.Since(t0)), zap.String("java", m.Java),
-				zap.String("coverageUnavailable", m.CoverageUnavailable))
-			return w, nil
-		case <-timer.C:
-			w.kill()
-			return nil, fmt.Errorf("harness: the worker JVM did not start within %v: %s", startTimeout, w.stderr.String())
-		case <-ctx.Done():
-			w.kill()
-			return nil, ctx.Err()
+			continue
+		case len(long) > 0:
+			chunk = append(long, chunk...)
+			long = nil
+		default:
+			chunk = append([]byte(nil), chunk...)
+		}
+		if len(chunk) > max {
+			return fmt.Errorf("a protocol line over %d bytes", max)
+		}
+		if line := trimNewline(chunk); len(line) > 0 {
+			out <- line
+		}
+		if err != nil {
+			return nil // EOF or a closed pipe: the worker is gone
 		}
 	}
 }
 
+func trimNewline(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// lostReason says why the protocol stream ended: "" at a plain EOF.
+func (w *worker) lostReason() string {
+	s, _ := w.readErr.Load().(string)
+	return s
+}
+
 func (w *worker) newID() int64 { return w.nextID.Add(1) }
 
-func (w *worker) send(msg map[string]any) error {
-	b, err := json.Marshal(msg)
+func (w *worker) pid() int { return w.cmd.Process.Pid }
+
+func (w *worker) send(id int64, r request) error {
+	b, err := encodeRequest(id, r)
 	if err != nil {
 		return err
 	}
-	b = append(b, '\n')
 	w.sendMu.Lock()
 	defer w.sendMu.Unlock()
-	_, err = w.stdin.Write(b)
+	_, err = w.requests.Write(b)
 	return err
 }
 
@@ -177,7 +281,7 @@ func (w *worker) alive() bool {
 	}
 }
 
-// exitInfo waits briefly for the process to be reaped and returns its status and stderr tail.
+// exitInfo waits briefly for the process to be reaped and returns its status and output tail.
 func (w *worker) exitInfo() (int, string) {
 	select {
 	case <-w.exited:
@@ -185,15 +289,13 @@ func (w *worker) exitInfo() (int, string) {
 	}
 	w.exitMu.Lock()
 	defer w.exitMu.Unlock()
-	return w.exitCode, w.stderr.String()
+	return w.exitCode, w.output.String()
 }
 
-// kill ends the process and waits until it is reaped.
+// kill ends the process (and its process group) and waits until it is reaped.
 func (w *worker) kill() {
-	_ = w.stdin.Close()
-	if w.cmd.Process != nil {
-		_ = w.cmd.Process.Kill()
-	}
+	_ = w.requests.Close()
+	_ = w.cmd.Process.Kill()
 	// The reader goroutine may be blocked handing a line to nobody; drain so it can see EOF.
 	for {
 		select {
@@ -208,7 +310,13 @@ func (w *worker) kill() {
 	}
 }
 
-// tailBuffer keeps the last bytes written to it (the worker's stderr, for error messages).
+// testScratch is the folder the worker gives test index of run id (the system property
+// advertest.scratch while it runs).
+func (w *worker) testScratch(id int64, index int) string {
+	return filepath.Join(w.scratch, fmt.Sprintf("%d-%d", id, index))
+}
+
+// tailBuffer keeps the last bytes written to it (the worker's own output, for error messages).
 type tailBuffer struct {
 	max int
 	mu  sync.Mutex

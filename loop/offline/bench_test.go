@@ -11,7 +11,7 @@ import (
 // go test -run '^$' -bench Explore ./loop/offline/
 func BenchmarkExplore(b *testing.B) {
 	proj, file := calculator(b)
-	a, err := New(proj.Pool, Options{TempDir: b.TempDir(), CacheDir: b.TempDir()})
+	a, err := New(proj.Pool, Options{CacheDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func BenchmarkExplore(b *testing.B) {
 // exploration of the mutant and the two verification runs.
 func BenchmarkKillMutant(b *testing.B) {
 	proj, file := calculator(b)
-	a, err := New(proj.Pool, Options{TempDir: b.TempDir(), CacheDir: b.TempDir()})
+	a, err := New(proj.Pool, Options{CacheDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,66 +2,37 @@ package offline
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
+	"embed"
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strings"
+
+	"github.com/advertest/advertest-lsp/buildtools/harness"
 )
 
-// explorerClasses returns the folder with the compiled explorer, compiling the embedded source
-// with javac once per content hash (under Options.CacheDir, written atomically).
+// explorerSources is the explorer's Java code (java/advertest/offline), compiled once per content
+// hash with the JDK's javac.
+//
+//go:embed java
+var explorerSources embed.FS
+
+// explorerClasses returns the folder with the compiled explorer, building it on first use (under
+// Options.CacheDir/explorer/, by content hash, see harness.BuildJava).
 func (a *Agent) explorerClasses(ctx context.Context) (string, error) {
 	a.compileMu.Lock()
 	defer a.compileMu.Unlock()
 	if a.classDir != "" {
 		return a.classDir, nil
 	}
-	sum := sha256.Sum256([]byte(explorerSource))
-	dir := filepath.Join(a.cacheDir, "explorer", hex.EncodeToString(sum[:8]))
-	if _, err := os.Stat(filepath.Join(dir, "advertest", "offline", "Explorer.class")); err == nil {
-		a.classDir = dir
-		return dir, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return "", fmt.Errorf("offline: making the explorer's cache folder: %w", err)
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), "build-")
+	_, javac, err := harness.FindJDK(a.opts.JavaHome)
 	if err != nil {
-		return "", fmt.Errorf("offline: making the explorer's build folder: %w", err)
+		return "", fmt.Errorf("offline: compiling the explorer: %w", err)
 	}
-	defer os.RemoveAll(tmp)
-	srcFile := filepath.Join(tmp, "Explorer.java")
-	if err := os.WriteFile(srcFile, []byte(explorerSource), 0o644); err != nil {
-		return "", fmt.Errorf("offline: writing the explorer's source: %w", err)
+	dir, built, err := harness.BuildJava(ctx, harness.JavaBuild{Name: "explorer", Sources: explorerSources, Root: "java", Javac: javac, CacheDir: a.cacheDir})
+	if err != nil {
+		return "", fmt.Errorf("offline: compiling the explorer: %w", err)
 	}
-	out := filepath.Join(tmp, "classes")
-	cmd := exec.CommandContext(ctx, a.javac(), "--release", "11", "-nowarn", "-encoding", "UTF-8", "-d", out, srcFile)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("offline: compiling the explorer: %w: %s", err, strings.TrimSpace(string(msg)))
-	}
-	if err := os.Rename(out, dir); err != nil {
-		if _, statErr := os.Stat(dir); statErr != nil {
-			return "", fmt.Errorf("offline: installing the compiled explorer: %w", err)
-		}
-		// another process installed it first
+	if built {
+		a.log.Debug("offline: compiled the explorer")
 	}
 	a.classDir = dir
 	return dir, nil
-}
-
-// javac is Options.JavaHome's javac, else $JAVA_HOME's, else the one on PATH.
-func (a *Agent) javac() string {
-	for _, home := range []string{a.opts.JavaHome, os.Getenv("JAVA_HOME")} {
-		if home == "" {
-			continue
-		}
-		p := filepath.Join(home, "bin", "javac")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return "javac"
 }

@@ -4,11 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	_ "embed"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -18,10 +15,11 @@ import (
 	"github.com/advertest/advertest-lsp/buildtools/harness"
 )
 
-//go:embed java/advertest/offline/Explorer.java
-var explorerSource string
-
 const explorerClass = "advertest.offline.Explorer"
+
+// explorerOutput is the file each explorer test writes in its scratch folder (the harness's
+// advertest.scratch property), which comes back in the test's result.
+const explorerOutput = "explore.jsonl"
 
 // header is the explorer's first line: how the test names the types involved.
 type header struct {
@@ -123,17 +121,18 @@ type explorerParams struct {
 	maxTimeouts           int
 }
 
-// driverSource writes the JUnit class whose tests run the explorer, one test per output file
-// (explore0, explore1, ...: the same exploration repeated in one class loader). The explorer
-// comes precompiled from classDir through its own class loader (compiling its source with
-// every run would cost seconds), and reaches the code under test through the run's loader.
-func driverSource(pkg, class string, junit int, p explorerParams, classDir string, outs []string) string {
+// driverSource writes the JUnit class whose tests run the explorer: times tests (explore0,
+// explore1, ...: the same exploration repeated in one class loader), each writing explorerOutput
+// into its own scratch folder. The explorer comes precompiled from classDir through its own
+// class loader (compiling its source with every run would cost seconds), and reaches the code
+// under test through the run's loader.
+func driverSource(pkg, class string, junit int, p explorerParams, classDir string, times int) string {
 	var b strings.Builder
 	if pkg != "" {
 		fmt.Fprintf(&b, "package %s;\n\n", pkg)
 	}
 	fmt.Fprintf(&b, "public class %s {\n", class)
-	for i, out := range outs {
+	for i := 0; i < times; i++ {
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -143,9 +142,10 @@ func driverSource(pkg, class string, junit int, p explorerParams, classDir strin
 			b.WriteString("    @org.junit.jupiter.api.Test\n")
 		}
 		fmt.Fprintf(&b, "    public void explore%d() throws Throwable {\n", i)
-		fmt.Fprintf(&b, "        run(%s);\n    }\n", javaString(out))
+		b.WriteString("        run();\n    }\n")
 	}
-	b.WriteString("\n    private static void run(String out) throws Throwable {\n")
+	b.WriteString("\n    private static void run() throws Throwable {\n")
+	fmt.Fprintf(&b, "        String out = new java.io.File(System.getProperty(\"advertest.scratch\"), %s).getPath();\n", javaString(explorerOutput))
 	fmt.Fprintf(&b, "        ClassLoader run = %s.class.getClassLoader();\n", class)
 	fmt.Fprintf(&b, "        try (java.net.URLClassLoader l = new java.net.URLClassLoader(new java.net.URL[]{new java.io.File(%s).toURI().toURL()}, run)) {\n", javaString(classDir))
 	fmt.Fprintf(&b, "            Class<?> k = Class.forName(%s, true, l);\n", javaString(explorerClass))
@@ -260,15 +260,9 @@ func (a *Agent) exploreTimes(ctx context.Context, override harness.Source, pkg s
 		driverFQN = pkg + "." + driver
 	}
 	budget := p.budget + time.Duration(p.maxTimeouts+1)*p.perCall + 10*time.Second
-	var (
-		outs  []string
-		tests []harness.TestID
-	)
+	var tests []harness.TestID
 	budgets := map[harness.TestID]time.Duration{}
 	for i := 0; i < times; i++ {
-		out := filepath.Join(a.dir, fmt.Sprintf("explore-%d-%d.jsonl", n, i))
-		defer os.Remove(out)
-		outs = append(outs, out)
 		id := harness.TestID{Class: driverFQN, Method: fmt.Sprintf("explore%d", i)}
 		tests = append(tests, id)
 		budgets[id] = budget
@@ -276,7 +270,7 @@ func (a *Agent) exploreTimes(ctx context.Context, override harness.Source, pkg s
 	spec := harness.RunSpec{
 		Overrides: []harness.Source{override},
 		ExtraTests: []harness.Source{
-			{ClassName: driverFQN, Text: driverSource(pkg, driver, junit, p, classDir, outs)},
+			{ClassName: driverFQN, Text: driverSource(pkg, driver, junit, p, classDir, times)},
 		},
 		Tests:    tests,
 		Timeouts: budgets,
@@ -293,16 +287,12 @@ func (a *Agent) exploreTimes(ctx context.Context, override harness.Source, pkg s
 		results[t.Test] = t
 	}
 	var es []*exploration
-	for i, out := range outs {
-		data, err := os.ReadFile(out)
-		if err != nil && !os.IsNotExist(err) {
-			return nil, fmt.Errorf("offline: reading the exploration: %w", err)
-		}
-		e, err := parseExploration(data)
+	for _, id := range tests {
+		tr := results[id]
+		e, err := parseExploration(tr.Files[explorerOutput])
 		if err != nil {
 			return nil, err
 		}
-		tr := results[tests[i]]
 		e.duration, e.testTime = res.Duration, tr.Duration
 		a.log.Debug("offline: exploration", zap.String("method", p.methodName), zap.Int("records", len(e.records)),
 			zap.Duration("run", res.Duration), zap.Duration("test", tr.Duration), zap.String("outcome", string(tr.Outcome)))

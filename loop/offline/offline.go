@@ -35,8 +35,6 @@ type Options struct {
 	MaxInitialTests int
 	// Candidates is how many differing inputs KillMutant turns into tests and verifies (4).
 	Candidates int
-	// TempDir holds the explorer's output files ("" → a new os.MkdirTemp folder).
-	TempDir string
 	// CacheDir keeps the compiled explorer ("" → os.UserCacheDir()/advertest/offline).
 	CacheDir string
 	// JavaHome is the JDK whose javac compiles the explorer ("" → $JAVA_HOME, else PATH).
@@ -49,10 +47,7 @@ type Agent struct {
 	pool *harness.Pool
 	opts Options
 	log  *zap.Logger
-	dir  string
-	// ownDir is true when dir was made by New (and is removed by Close).
-	ownDir bool
-	runs   atomic.Int64
+	runs atomic.Int64
 	// cacheDir holds compiled explorers by content hash.
 	cacheDir string
 
@@ -111,25 +106,12 @@ func New(pool *harness.Pool, opts Options) (*Agent, error) {
 		}
 		a.cacheDir = filepath.Join(base, "advertest", "offline")
 	}
-	if opts.TempDir != "" {
-		a.dir = opts.TempDir
-	} else {
-		d, err := os.MkdirTemp("", "advertest-offline-")
-		if err != nil {
-			return nil, fmt.Errorf("offline: making a temporary folder: %w", err)
-		}
-		a.dir, a.ownDir = d, true
-	}
 	return a, nil
 }
 
-// Close removes the agent's temporary folder (when New made it).
-func (a *Agent) Close() error {
-	if a.ownDir {
-		return os.RemoveAll(a.dir)
-	}
-	return nil
-}
+// Close releases the agent. It holds no files of its own: its explorations write into the
+// workers' scratch folders, which the harness empties after each test.
+func (a *Agent) Close() error { return nil }
 
 // originalEntry is one cached exploration of the original, computed once.
 type originalEntry struct {

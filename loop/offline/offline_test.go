@@ -120,7 +120,7 @@ func subject(t testing.TB, proj *buildtools.Project, file, method string) *agent
 
 func newAgent(t *testing.T, proj *buildtools.Project) *Agent {
 	t.Helper()
-	a, err := New(proj.Pool, Options{TempDir: t.TempDir(), CacheDir: filepath.Join(t.TempDir(), "cache"), Logger: zaptest.NewLogger(t, zaptest.Level(zap.DebugLevel))})
+	a, err := New(proj.Pool, Options{CacheDir: filepath.Join(t.TempDir(), "cache"), Logger: zaptest.NewLogger(t, zaptest.Level(zap.DebugLevel))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -455,17 +455,23 @@ func TestVerifyDropsUncompilableTests(t *testing.T) {
 }
 
 // TestKillRate measures the agent on every rule mutant of the examples' methods that the
-// examples' suites leave alive. It takes minutes: ADVERTEST_KILLRATE=1 go test -run KillRate -v.
+// examples' suites leave alive, and asserts a floor below what it reached when the floor was set
+// (PriceCalculator 25 of 29 killed, Inventory 12 of 12, Pricing 9 of 10; none failed). The
+// gradle-inventory files run always; PriceCalculator, which takes minutes, with
+// ADVERTEST_KILLRATE=1: ADVERTEST_KILLRATE=1 go test -run KillRate -v ./loop/offline/.
 func TestKillRate(t *testing.T) {
-	if os.Getenv("ADVERTEST_KILLRATE") == "" {
-		t.Skip("set ADVERTEST_KILLRATE=1 to measure the kill rate")
-	}
 	type target struct{ example, file string }
-	for _, tg := range []target{
-		{"maven-calculator", "src/main/java/org/acme/PriceCalculator.java"},
+	targets := []target{
 		{"gradle-inventory", "src/main/java/org/acme/inventory/Inventory.java"},
 		{"gradle-inventory", "src/main/java/org/acme/inventory/Pricing.java"},
-	} {
+	}
+	if os.Getenv("ADVERTEST_KILLRATE") != "" {
+		targets = append(targets, target{"maven-calculator", "src/main/java/org/acme/PriceCalculator.java"})
+	} else {
+		t.Log("PriceCalculator.java left out: set ADVERTEST_KILLRATE=1 to measure it too")
+	}
+	const floor = 0.75 // the share of surviving mutants the agent must kill, per file
+	for _, tg := range targets {
 		proj, root := openExample(t, tg.example)
 		file := filepath.Join(root, tg.file)
 		a := newAgent(t, proj)
@@ -507,9 +513,14 @@ func TestKillRate(t *testing.T) {
 				}
 			}
 		}
-		if survivors > 0 {
-			t.Logf("%s: %d surviving mutants, %d killed, %d without a test, %d failed; %v per KillMutant",
-				filepath.Base(tg.file), survivors, killed, noTest, failed, took/time.Duration(survivors))
+		if survivors == 0 {
+			t.Fatalf("%s: no surviving mutant to measure on: the example's suite changed?", tg.file)
+		}
+		t.Logf("%s: %d surviving mutants, %d killed, %d without a test, %d failed; %v per KillMutant",
+			filepath.Base(tg.file), survivors, killed, noTest, failed, took/time.Duration(survivors))
+		if rate := float64(killed) / float64(survivors); rate < floor || failed > 1 {
+			t.Errorf("%s: killed %d of %d surviving mutants (%.0f%%, the floor is %.0f%%), %d failed (at most 1)",
+				filepath.Base(tg.file), killed, survivors, 100*rate, 100*floor, failed)
 		}
 	}
 }

@@ -5,10 +5,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** A tiny JSON codec for the pipe protocol: objects, arrays, strings, numbers, booleans, null. */
+/**
+ * A small JSON codec for the worker protocol (docs/worker-protocol.md): objects (as LinkedHashMap),
+ * arrays (as ArrayList), strings, numbers (Long when integral and in range, else Double), booleans
+ * and null. Malformed input throws IllegalArgumentException saying where; nesting is bounded so that
+ * hostile input cannot overflow the reader's stack.
+ */
 final class Json {
+    /** Deeper input is refused: the protocol's messages nest a few levels only. */
+    static final int MAX_DEPTH = 256;
+
     private final String s;
     private int i;
+    private int depth;
 
     private Json(String s) {
         this.s = s;
@@ -20,27 +29,45 @@ final class Json {
         Object v = p.value();
         p.ws();
         if (p.i != p.s.length()) {
-            throw new IllegalArgumentException("trailing data at " + p.i);
+            throw p.error("trailing data");
         }
         return v;
     }
 
+    private IllegalArgumentException error(String what) {
+        return new IllegalArgumentException(what + " at offset " + i + " of the JSON text");
+    }
+
+    private char peek() {
+        if (i >= s.length()) {
+            throw error("unexpected end");
+        }
+        return s.charAt(i);
+    }
+
+    private char next() {
+        char c = peek();
+        i++;
+        return c;
+    }
+
     private void ws() {
-        while (i < s.length() && Character.isWhitespace(s.charAt(i))) {
+        while (i < s.length()) {
+            char c = s.charAt(i);
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                return;
+            }
             i++;
         }
     }
 
     private Object value() {
-        if (i >= s.length()) {
-            throw new IllegalArgumentException("unexpected end of JSON");
-        }
-        char c = s.charAt(i);
+        char c = peek();
         switch (c) {
             case '{':
-                return object();
+                return nested(true);
             case '[':
-                return array();
+                return nested(false);
             case '"':
                 return string();
             case 't':
@@ -53,13 +80,25 @@ final class Json {
                 expect("null");
                 return null;
             default:
-                return number();
+                if (c == '-' || (c >= '0' && c <= '9')) {
+                    return number();
+                }
+                throw error("unexpected character '" + c + "'");
         }
+    }
+
+    private Object nested(boolean isObject) {
+        if (++depth > MAX_DEPTH) {
+            throw error("nesting deeper than " + MAX_DEPTH);
+        }
+        Object v = isObject ? object() : array();
+        depth--;
+        return v;
     }
 
     private void expect(String word) {
         if (!s.startsWith(word, i)) {
-            throw new IllegalArgumentException("bad JSON literal at " + i);
+            throw error("bad literal");
         }
         i += word.length();
     }
@@ -68,27 +107,29 @@ final class Json {
         Map<String, Object> m = new LinkedHashMap<>();
         i++;
         ws();
-        if (s.charAt(i) == '}') {
+        if (peek() == '}') {
             i++;
             return m;
         }
         while (true) {
             ws();
+            if (peek() != '"') {
+                throw error("expected a key");
+            }
             String k = string();
             ws();
-            if (s.charAt(i) != ':') {
-                throw new IllegalArgumentException("expected ':' at " + i);
+            if (next() != ':') {
+                throw error("expected ':'");
             }
-            i++;
             ws();
             m.put(k, value());
             ws();
-            char c = s.charAt(i++);
+            char c = next();
             if (c == '}') {
                 return m;
             }
             if (c != ',') {
-                throw new IllegalArgumentException("expected ',' or '}' at " + (i - 1));
+                throw error("expected ',' or '}'");
             }
         }
     }
@@ -97,7 +138,7 @@ final class Json {
         List<Object> l = new ArrayList<>();
         i++;
         ws();
-        if (s.charAt(i) == ']') {
+        if (peek() == ']') {
             i++;
             return l;
         }
@@ -105,60 +146,89 @@ final class Json {
             ws();
             l.add(value());
             ws();
-            char c = s.charAt(i++);
+            char c = next();
             if (c == ']') {
                 return l;
             }
             if (c != ',') {
-                throw new IllegalArgumentException("expected ',' or ']' at " + (i - 1));
+                throw error("expected ',' or ']'");
             }
         }
     }
 
     private String string() {
-        if (s.charAt(i) != '"') {
-            throw new IllegalArgumentException("expected string at " + i);
-        }
-        i++;
+        i++; // the opening quote
         StringBuilder b = new StringBuilder();
         while (true) {
-            char c = s.charAt(i++);
+            char c = next();
             if (c == '"') {
                 return b.toString();
+            }
+            if (c < 0x20) {
+                throw error("a control character in a string");
             }
             if (c != '\\') {
                 b.append(c);
                 continue;
             }
-            char e = s.charAt(i++);
+            char e = next();
             switch (e) {
+                case '"': b.append('"'); break;
+                case '\\': b.append('\\'); break;
+                case '/': b.append('/'); break;
                 case 'n': b.append('\n'); break;
                 case 't': b.append('\t'); break;
                 case 'r': b.append('\r'); break;
                 case 'b': b.append('\b'); break;
                 case 'f': b.append('\f'); break;
                 case 'u':
-                    b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+                    if (i + 4 > s.length()) {
+                        throw error("a cut \\u escape");
+                    }
+                    try {
+                        b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+                    } catch (NumberFormatException x) {
+                        throw error("a bad \\u escape");
+                    }
                     i += 4;
                     break;
-                default: b.append(e);
+                default:
+                    throw error("a bad escape \\" + e);
             }
         }
     }
 
     private Object number() {
         int start = i;
-        while (i < s.length() && "+-0123456789.eE".indexOf(s.charAt(i)) >= 0) {
+        if (peek() == '-') {
             i++;
         }
+        boolean integral = true;
+        while (i < s.length()) {
+            char c = s.charAt(i);
+            if (c >= '0' && c <= '9') {
+                i++;
+            } else if (c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-') {
+                integral = false;
+                i++;
+            } else {
+                break;
+            }
+        }
         String n = s.substring(start, i);
-        if (n.isEmpty()) {
-            throw new IllegalArgumentException("bad JSON value at " + start);
+        try {
+            if (integral) {
+                try {
+                    return Long.parseLong(n);
+                } catch (NumberFormatException tooBig) {
+                    return Double.parseDouble(n);
+                }
+            }
+            return Double.parseDouble(n);
+        } catch (NumberFormatException e) {
+            i = start;
+            throw error("a bad number '" + n + "'");
         }
-        if (n.indexOf('.') < 0 && n.indexOf('e') < 0 && n.indexOf('E') < 0) {
-            return Long.parseLong(n);
-        }
-        return Double.parseDouble(n);
     }
 
     static String write(Object v) {
@@ -167,13 +237,17 @@ final class Json {
         return b.toString();
     }
 
+    /**
+     * Writes v: null, String, Boolean, Number (non-finite doubles as 0), Map (String keys),
+     * Iterable, int[] and long[]; anything else as its toString().
+     */
     @SuppressWarnings("unchecked")
     static void write(Object v, StringBuilder b) {
         if (v == null) {
             b.append("null");
         } else if (v instanceof String) {
             quote((String) v, b);
-        } else if (v instanceof Boolean || v instanceof Integer || v instanceof Long) {
+        } else if (v instanceof Boolean || v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
             b.append(v);
         } else if (v instanceof Number) {
             double d = ((Number) v).doubleValue();
@@ -203,13 +277,17 @@ final class Json {
             }
             b.append(']');
         } else if (v instanceof int[]) {
-            b.append('[');
             int[] a = (int[]) v;
+            b.append('[');
             for (int k = 0; k < a.length; k++) {
-                if (k > 0) {
-                    b.append(',');
-                }
-                b.append(a[k]);
+                b.append(k > 0 ? "," : "").append(a[k]);
+            }
+            b.append(']');
+        } else if (v instanceof long[]) {
+            long[] a = (long[]) v;
+            b.append('[');
+            for (int k = 0; k < a.length; k++) {
+                b.append(k > 0 ? "," : "").append(a[k]);
             }
             b.append(']');
         } else {
@@ -217,6 +295,7 @@ final class Json {
         }
     }
 
+    /** A JSON string; control characters and lone surrogates as \\u escapes, pairs kept. */
     private static void quote(String s, StringBuilder b) {
         b.append('"');
         for (int k = 0; k < s.length(); k++) {
@@ -228,7 +307,9 @@ final class Json {
                 case '\r': b.append("\\r"); break;
                 case '\t': b.append("\\t"); break;
                 default:
-                    if (c < 0x20 || (c >= 0xD800 && c <= 0xDFFF)) {
+                    if (Character.isHighSurrogate(c) && k + 1 < s.length() && Character.isLowSurrogate(s.charAt(k + 1))) {
+                        b.append(c).append(s.charAt(++k));
+                    } else if (c < 0x20 || Character.isSurrogate(c)) {
                         b.append(String.format("\\u%04x", (int) c));
                     } else {
                         b.append(c);

@@ -29,7 +29,7 @@ import javax.tools.ToolProvider;
 /**
  * In-memory javac: sources from strings, classes into a map. The standard file manager (with its
  * jar indexes) is shared between compiles; each compile gets a fresh JavacTask (reusing javac's
- * internal context "succeeds" without output, see PITFALLS), and we check every class came out.
+ * internal context "succeeds" without output, see docs/worker-protocol.md), and we check every class came out.
  */
 final class MemCompiler {
     static final class Source {
@@ -77,7 +77,7 @@ final class MemCompiler {
         options.add("-implicit:none");
         options.add("-Xlint:none");
         if (release != null && !release.isEmpty()) {
-            // -source/-target rather than --release: about 25 ms instead of 40 ms warm (PITFALLS).
+            // -source/-target rather than --release: about 25 ms instead of 40 ms warm.
             options.add("-source");
             options.add(release);
             options.add("-target");

@@ -1,0 +1,170 @@
+package advertest.offline;
+
+import advertest.offline.Input.Call;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs one planned input: makes the receiver and the arguments, calls the method on a thread of
+ * its own and waits at most callMillis. A call past it is stopped through the worker's hook (its
+ * thread group expires: it throws at its next backward jump) and recorded as a timeout; the next
+ * call gets a fresh thread. The outcome comes back as the JSON of the record's "out".
+ */
+final class CallRunner {
+    private final ClassLoader loader;
+    private final long callMillis;
+    private final Observer observer;
+    private ThreadGroup group;
+    private ExecutorService executor;
+    private int groupCount;
+
+    CallRunner(ClassLoader loader, long callMillis, Observer observer) {
+        this.loader = loader;
+        this.callMillis = callMillis;
+        this.observer = observer;
+    }
+
+    /** Stops the call thread, if any. */
+    void shutdown() {
+        if (executor != null) {
+            executor.shutdownNow();
+        }
+    }
+
+    String execute(final Executable target, final Class<?> c, final Input in, final Names names) throws Exception {
+        if (executor == null) {
+            newExecutor();
+        }
+        Future<String> f = executor.submit(() -> {
+            try {
+                return call(target, c, in, names);
+            } catch (Error | Exception e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new IllegalStateException(t);
+            }
+        });
+        try {
+            return f.get(callMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return "{\"k\":\"timeout\",\"stopped\":" + expire() + "}";
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable t = e.getCause();
+            if (t instanceof Error && t.getClass().getName().startsWith("advertest.worker.hook.")) {
+                throw (Error) t;
+            }
+            return JsonText.obj("k", "crash", "x", String.valueOf(t));
+        }
+    }
+
+    private void newExecutor() {
+        group = new ThreadGroup(Thread.currentThread().getThreadGroup(), "advertest-explore-" + (groupCount++));
+        group.setDaemon(true); // gone with its last thread, so the test's own group can go too
+        final ThreadGroup g = group;
+        final ClassLoader ccl = loader;
+        executor = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(g, r, "advertest-explore", 64L << 20);
+            t.setDaemon(true);
+            t.setContextClassLoader(ccl);
+            return t;
+        });
+    }
+
+    /** Makes the stuck call throw at its next backward jump (the worker's hook), then starts afresh. */
+    private boolean expire() {
+        boolean stopped = false;
+        try {
+            Class<?> hook = Class.forName("advertest.worker.hook.Hook", true, loader);
+            hook.getMethod("expire", ThreadGroup.class).invoke(null, group);
+            stopped = true;
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            // no hook: the thread is abandoned (daemon)
+        }
+        executor.shutdownNow();
+        executor = null;
+        return stopped;
+    }
+
+    private String call(Executable target, Class<?> c, Input in, Names names) throws Throwable {
+        Object recv = null;
+        Object[] args = new Object[in.args.size()];
+        try {
+            if (in.receiver != null) {
+                recv = in.receiver.make.make();
+                for (Call k : in.receiver.setup) {
+                    Object[] a = new Object[k.args.size()];
+                    for (int i = 0; i < a.length; i++) {
+                        a[i] = k.args.get(i).make();
+                    }
+                    try {
+                        k.method.invoke(recv, a);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                }
+            }
+            for (int i = 0; i < args.length; i++) {
+                args[i] = in.args.get(i).make();
+            }
+        } catch (Throwable t) {
+            rethrowHook(t);
+            return JsonText.obj("k", "arrange", "x", observer.exceptionName(t, names));
+        }
+        Object result;
+        try {
+            if (target instanceof Constructor) {
+                result = ((Constructor<?>) target).newInstance(args);
+            } else {
+                result = ((Method) target).invoke(recv, args);
+            }
+        } catch (InvocationTargetException e) {
+            Throwable t = e.getCause();
+            rethrowHook(t);
+            StringBuilder sb = new StringBuilder("{\"k\":\"throw\",\"x\":").append(JsonText.json(observer.exceptionName(t, names)));
+            appendState(sb, target, c, recv, args, in, names);
+            return sb.append('}').toString();
+        } catch (IllegalArgumentException | IllegalAccessException | InstantiationException e) {
+            return JsonText.obj("k", "arrange", "x", String.valueOf(e));
+        }
+        StringBuilder sb = new StringBuilder("{\"k\":\"ret\"");
+        if (target instanceof Method && ((Method) target).getReturnType() == void.class) {
+            sb.append(",\"ret\":{\"k\":\"void\"}");
+        } else {
+            Class<?> rt = target instanceof Method ? ((Method) target).getReturnType() : c;
+            sb.append(",\"ret\":").append(observer.render(result, rt, names, 1));
+        }
+        appendState(sb, target, c, recv, args, in, names);
+        return sb.append('}').toString();
+    }
+
+    private void appendState(StringBuilder sb, Executable target, Class<?> c, Object recv, Object[] args, Input in, Names names) {
+        if (recv != null && !c.isEnum()) {
+            sb.append(",\"state\":").append(observer.observe(recv, c, names, 0));
+        }
+        StringBuilder after = new StringBuilder("[");
+        int n = 0;
+        for (int i = 0; i < args.length; i++) {
+            Object a = args[i];
+            if (a != null && (a.getClass().isArray() || a instanceof Collection || a instanceof Map)) {
+                after.append(n++ == 0 ? "" : ",").append("{\"a\":").append(i).append(",\"r\":")
+                    .append(observer.render(a, a.getClass(), names, 0)).append('}');
+            }
+        }
+        sb.append(",\"after\":").append(after).append(']');
+    }
+
+    private static void rethrowHook(Throwable t) throws Throwable {
+        if (t instanceof Error && t.getClass().getName().startsWith("advertest.worker.hook.")) {
+            throw t;
+        }
+    }
+}

@@ -1,0 +1,207 @@
+package advertest.offline;
+
+import java.lang.reflect.Array;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One generated value, as a plan: how to make it afresh for each call (a call may change its
+ * arguments) and how to write it in the generated test, as a Java expression and as a token of
+ * the test's name.
+ */
+abstract class Gen {
+    abstract Object make() throws Throwable;
+
+    /** The Java expression; adds what it names to names' imports. */
+    abstract String expr(Names names);
+
+    /** A short CamelCase token for the test's name. */
+    abstract String token();
+
+    /** The null of every reference type. */
+    static final Const NULL = new Const(null, "null", "Null");
+
+    /** A value whose expression is known up front: a literal, a constant. */
+    static final class Const extends Gen {
+        final Object value;
+        final String expr;
+        final String token;
+        final String[] imports;
+
+        Const(Object value, String expr, String token, String... imports) {
+            this.value = value;
+            this.expr = expr;
+            this.token = token;
+            this.imports = imports;
+        }
+
+        Object make() {
+            return value;
+        }
+
+        String expr(Names names) {
+            for (String i : imports) {
+                names.imports.add(i);
+            }
+            return expr;
+        }
+
+        String token() {
+            return token;
+        }
+    }
+
+    /** An array of generated elements. */
+    static final class ArrayGen extends Gen {
+        final Class<?> component;
+        final List<Gen> elems;
+
+        ArrayGen(Class<?> component, List<Gen> elems) {
+            this.component = component;
+            this.elems = elems;
+        }
+
+        Object make() throws Throwable {
+            Object a = Array.newInstance(component, elems.size());
+            for (int i = 0; i < elems.size(); i++) {
+                Array.set(a, i, elems.get(i).make());
+            }
+            return a;
+        }
+
+        String expr(Names names) {
+            StringBuilder sb = new StringBuilder("new ").append(names.erased(component)).append("[]{");
+            for (int i = 0; i < elems.size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(elems.get(i).expr(names));
+            }
+            return sb.append('}').toString();
+        }
+
+        String token() {
+            return elems.isEmpty() ? "EmptyArray" : "ArrayOf" + elems.size();
+        }
+    }
+
+    /** A List, Set or Map (kind 'L', 'S', 'M') of a given concrete class. */
+    static final class CollGen extends Gen {
+        final char kind;
+        final Class<?> concrete;
+        final List<Gen> elems; // for maps: key, value, key, value...
+
+        CollGen(char kind, Class<?> concrete, List<Gen> elems) {
+            this.kind = kind;
+            this.concrete = concrete;
+            this.elems = elems;
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Object make() throws Throwable {
+            Object c = concrete.getConstructor().newInstance();
+            if (kind == 'M') {
+                for (int i = 0; i + 1 < elems.size(); i += 2) {
+                    ((Map) c).put(elems.get(i).make(), elems.get(i + 1).make());
+                }
+            } else {
+                for (Gen g : elems) {
+                    ((Collection) c).add(g.make());
+                }
+            }
+            return c;
+        }
+
+        String expr(Names names) {
+            String cls = names.erased(concrete);
+            if (elems.isEmpty()) {
+                return "new " + cls + "<>()";
+            }
+            if (kind == 'M') {
+                names.imports.add("java.util.Collections");
+                return "new " + cls + "<>(Collections.singletonMap(" + elems.get(0).expr(names) + ", "
+                    + elems.get(1).expr(names) + "))";
+            }
+            names.imports.add("java.util.Arrays");
+            StringBuilder sb = new StringBuilder("new ").append(cls).append("<>(Arrays.asList(");
+            for (int i = 0; i < elems.size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(elems.get(i).expr(names));
+            }
+            return sb.append("))").toString();
+        }
+
+        String token() {
+            String what = kind == 'M' ? "Map" : kind == 'S' ? "Set" : "List";
+            return elems.isEmpty() ? "Empty" + what : what + "Of" + (kind == 'M' ? elems.size() / 2 : elems.size());
+        }
+    }
+
+    /** An object made through a constructor with generated arguments. */
+    static final class NewGen extends Gen {
+        final Constructor<?> ctor;
+        final List<Gen> args;
+
+        NewGen(Constructor<?> ctor, List<Gen> args) {
+            this.ctor = ctor;
+            this.args = args;
+        }
+
+        Object make() throws Throwable {
+            Object[] a = new Object[args.size()];
+            for (int i = 0; i < a.length; i++) {
+                a[i] = args.get(i).make();
+            }
+            try {
+                return ctor.newInstance(a);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }
+
+        String expr(Names names) {
+            StringBuilder sb = new StringBuilder("new ").append(names.erased(ctor.getDeclaringClass()));
+            if (ctor.getDeclaringClass().getTypeParameters().length > 0) {
+                sb.append("<>");
+            }
+            sb.append('(');
+            for (int i = 0; i < args.size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(args.get(i).expr(names));
+            }
+            return sb.append(')').toString();
+        }
+
+        String token() {
+            if (args.isEmpty()) {
+                return ctor.getDeclaringClass().getSimpleName();
+            }
+            StringBuilder sb = new StringBuilder();
+            for (Gen g : args) {
+                sb.append(g.token());
+            }
+            return sb.length() > 24 ? sb.substring(0, 24) : sb.toString();
+        }
+    }
+
+    /** An enum constant. */
+    static final class EnumGen extends Gen {
+        final Class<?> type;
+        final Enum<?> constant;
+
+        EnumGen(Class<?> type, Enum<?> constant) {
+            this.type = type;
+            this.constant = constant;
+        }
+
+        Object make() {
+            return constant;
+        }
+
+        String expr(Names names) {
+            return names.erased(type) + "." + constant.name();
+        }
+
+        String token() {
+            return Exprs.stringToken(constant.name().toLowerCase().replace('_', ' '));
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package advertest.offline;
+
+import java.io.BufferedWriter;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * The JSON-lines file the explorer writes, one line flushed at a time (a worker stopped mid-way
+ * leaves every finished line readable): "unsupported" alone, or a header, one record per input
+ * and an end line. loop/offline/explore.go reads it.
+ */
+final class Output implements AutoCloseable {
+    private final BufferedWriter writer;
+
+    Output(String path) throws IOException {
+        writer = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8));
+    }
+
+    /** The method cannot be driven, and why. */
+    void unsupported(String why) throws IOException {
+        write("{\"unsupported\":" + JsonText.json(why) + "}");
+    }
+
+    /** How the generated test names the types involved. */
+    void header(List<String> declTypes, String returnType, String receiverType, String classRef, List<String> imports) throws IOException {
+        write("{\"header\":true,\"declTypes\":" + JsonText.array(declTypes) + ",\"returnType\":" + JsonText.json(returnType)
+            + ",\"receiverType\":" + JsonText.json(receiverType) + ",\"classRef\":" + JsonText.json(classRef)
+            + ",\"imports\":" + JsonText.array(imports) + "}");
+    }
+
+    /**
+     * One input and its outcome (the JSON CallRunner made); recv is null for static methods and
+     * constructors.
+     */
+    void record(int index, List<String> args, List<String> tokens, String recv, List<String> setup, String recvToken,
+            String outcome, List<String> imports) throws IOException {
+        StringBuilder line = new StringBuilder("{\"i\":").append(index);
+        line.append(",\"args\":").append(JsonText.array(args));
+        line.append(",\"tokens\":").append(JsonText.array(tokens));
+        if (recv != null) {
+            line.append(",\"recv\":").append(JsonText.json(recv));
+            line.append(",\"setup\":").append(JsonText.array(setup));
+            line.append(",\"recvToken\":").append(JsonText.json(recvToken));
+        }
+        line.append(",\"out\":").append(outcome);
+        line.append(",\"imports\":").append(JsonText.array(imports));
+        write(line.append('}').toString());
+    }
+
+    /** The exploration reached its end after inputs inputs. */
+    void end(int inputs) throws IOException {
+        write("{\"end\":true,\"inputs\":" + inputs + "}");
+    }
+
+    private void write(String line) throws IOException {
+        writer.write(line);
+        writer.write('\n');
+        writer.flush();
+    }
+
+    @Override
+    public void close() throws IOException {
+        writer.close();
+    }
+}
