@@ -54,7 +54,7 @@ func Agents(w *Warm, s settings.Settings, opts AgentOptions) (players loop.Agent
 		if err != nil {
 			return loop.Agents{}, nil, err
 		}
-		players, _, _ = llm.Agents(client, w.Project.Pool, opts.Logger)
+		players, _, _ = llm.Agents(client, w.Project.Pool, loop.RuleMutantAgent{}, opts.Logger)
 		return players, func(c *loop.Config) { c.Budget, c.Usage = client.Budget, client.Usage }, nil
 	}
 	t, err := w.Extra("offline", func() (any, func() error, error) {

@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/advertest/advertest-lsp/buildtools"
-	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/loop/engine"
 	"github.com/advertest/advertest-lsp/loop/mutants"
 	"github.com/advertest/advertest-lsp/loop/report"
@@ -16,7 +14,7 @@ import (
 // the rule-based mutants of the method (every operator, on every line of it) played against
 // the project's existing tests, with no generation. When ctx is cancelled it returns the
 // partial report together with ctx's error.
-func Analyze(ctx context.Context, proj *buildtools.Project, t *Target, cfg Config, sink EventSink) (*report.Report, error) {
+func Analyze(ctx context.Context, proj Project, t *Target, cfg Config, sink EventSink) (*report.Report, error) {
 	a, err := AnalyzeSuite(ctx, proj, t, AnalyzeOptions{}, cfg, sink)
 	return a.Report, err
 }
@@ -52,10 +50,10 @@ func dedupeMutants(ms []mutants.Mutant) []mutants.Mutant {
 }
 
 // ClassTests turns test class names into suite entries that stand for every test of a class.
-func ClassTests(classes []string) []harness.TestID {
-	ids := make([]harness.TestID, len(classes))
+func ClassTests(classes []string) []engine.TestID {
+	ids := make([]engine.TestID, len(classes))
 	for i, c := range classes {
-		ids[i] = harness.TestID{Class: c}
+		ids[i] = engine.TestID{Class: c}
 	}
 	return ids
 }

@@ -49,8 +49,6 @@ type Config struct {
 	Budget func() error
 	// Usage, when set, gives the LLM figures for the report.
 	Usage func() report.LLM
-	// CacheDir holds the compiled worker and the project models ("" = the user's cache dir).
-	CacheDir string
 }
 
 // DefaultConfig returns the settings table's defaults (the environment plays no part in them).
@@ -59,7 +57,7 @@ func DefaultConfig() Config {
 }
 
 // ConfigFrom is the part of the settings v a run needs; the hooks (TimeLimit, Budget, Usage)
-// and CacheDir are the caller's to add.
+// are the caller's to add.
 func ConfigFrom(v schema.Values) Config {
 	return Config{
 		Rounds:                v.Rounds,

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/advertest/advertest-lsp/buildtools"
-	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/loop/agent"
 	"github.com/advertest/advertest-lsp/loop/engine"
 	"github.com/advertest/advertest-lsp/loop/mutants"
@@ -36,34 +34,24 @@ type Analysis struct {
 
 // AnalyzeSuite is Analyze with a chosen mutant set and the generated suite in the game. When
 // ctx is cancelled it returns the partial analysis together with ctx's error.
-func AnalyzeSuite(ctx context.Context, proj *buildtools.Project, t *Target, opts AnalyzeOptions, cfg Config, sink EventSink) (*Analysis, error) {
+func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOptions, cfg Config, sink EventSink) (*Analysis, error) {
 	start := time.Now()
-	rep := &report.Report{Target: t.ReportTarget(proj.Module.Root)}
+	rep := &report.Report{Target: t.ReportTarget(proj.ModuleRoot())}
 	out := &Analysis{Report: rep}
 	subj := t.Subject()
-	generated := harness.Source{ClassName: opts.GeneratedClass, Text: opts.GeneratedSource}
-	var suite engine.Suite
-	for _, c := range proj.TestClasses {
-		if c != generated.ClassName {
-			suite.Tests = append(suite.Tests, harness.TestID{Class: c})
-		}
-	}
+	generated := engine.Source{ClassName: opts.GeneratedClass, Text: opts.GeneratedSource}
+	suite := engine.Suite{Tests: projectSuite(proj, generated.ClassName)}
 	if generated.ClassName != "" {
-		suite.Tests = append(suite.Tests, harness.TestID{Class: generated.ClassName})
-		suite.Extra = []harness.Source{generated}
-		rel := ""
-		if f := proj.Module.TestFileFor(packageOf(generated.ClassName), simpleName(generated.ClassName)); f != "" {
-			if r, err := proj.Module.RelPath(f); err == nil {
-				rel = r
-			}
-		}
+		suite.Tests = append(suite.Tests, engine.TestID{Class: generated.ClassName})
+		suite.Extra = []engine.Source{generated}
+		rel := relPath(proj, proj.TestFileFor(packageOf(generated.ClassName), simpleName(generated.ClassName)))
 		rep.Tests = report.Tests{File: &rel, Source: generated.Text}
 	}
 	if len(suite.Tests) == 0 {
 		rep.Warnings = append(rep.Warnings, "the module has no test classes: every mutant survives")
 	}
 	sink.emit(Event{Phase: PhaseBaseline, Message: "running the suite on the original"})
-	base, err := engine.RunBaseline(ctx, proj.Pool, subj, suite)
+	base, err := engine.RunBaseline(ctx, proj, subj, suite)
 	if err != nil {
 		return out, fmt.Errorf("baseline of %s: %w", rep.Target.Method, err)
 	}
@@ -81,7 +69,7 @@ func AnalyzeSuite(ctx context.Context, proj *buildtools.Project, t *Target, opts
 		ms = AllRuleMutants(t)
 	}
 	sink.emit(Event{Phase: PhaseMutants, Agent: "M", Mutants: len(ms), Message: fmt.Sprintf("%d mutants", len(ms))})
-	verdicts, stats, evalErr := engine.Evaluate(ctx, proj.Pool, subj, suite, base, ms, engine.Options{
+	verdicts, stats, evalErr := engine.Evaluate(ctx, proj, subj, suite, base, ms, engine.Options{
 		Parallelism:     workers(cfg),
 		TimeoutFactor:   cfg.MutantTimeoutFactor,
 		TimeoutConstant: cfg.MutantTimeoutConstant,
@@ -157,7 +145,7 @@ type Kill struct {
 // on m; those that compile and pass on the original are run against m, and only the ones
 // that kill it are kept. existing is the generated test file's current text (an editor's
 // buffer; nil: read from disk).
-func KillMutant(ctx context.Context, proj *buildtools.Project, t *Target, m mutants.Mutant, tAgent agent.TestAgent, existing []byte, cfg Config) (*Kill, error) {
+func KillMutant(ctx context.Context, proj Project, t *Target, m mutants.Mutant, tAgent agent.TestAgent, existing []byte, cfg Config) (*Kill, error) {
 	g, err := newGame(proj, t, cfg, Agents{T: tAgent}, nil)
 	if err != nil {
 		return nil, err
@@ -177,9 +165,9 @@ func KillMutant(ctx context.Context, proj *buildtools.Project, t *Target, m muta
 		Operator: m.Operator, Description: m.Description, Status: report.Survived, KilledBy: []string{}}
 	if len(g.suite.Tests) > 0 {
 		// Only the new tests play: the confirmation must not lean on other tests.
-		gen := harness.Source{ClassName: g.suite.BinaryName(), Text: g.suite.Source()}
-		suite := engine.Suite{Tests: []harness.TestID{{Class: gen.ClassName}}, Extra: []harness.Source{gen}}
-		base, err := engine.RunBaseline(ctx, proj.Pool, t.Subject(), suite)
+		gen := engine.Source{ClassName: g.suite.BinaryName(), Text: g.suite.Source()}
+		suite := engine.Suite{Tests: []engine.TestID{{Class: gen.ClassName}}, Extra: []engine.Source{gen}}
+		base, err := engine.RunBaseline(ctx, proj, t.Subject(), suite)
 		if err != nil {
 			return nil, err
 		}
@@ -190,13 +178,13 @@ func KillMutant(ctx context.Context, proj *buildtools.Project, t *Target, m muta
 		g.suite.Remove(failing...)
 		if len(g.suite.Tests) > 0 {
 			gen.Text = g.suite.Source()
-			suite.Extra = []harness.Source{gen}
+			suite.Extra = []engine.Source{gen}
 			if len(failing) > 0 {
-				if base, err = engine.RunBaseline(ctx, proj.Pool, t.Subject(), suite); err != nil {
+				if base, err = engine.RunBaseline(ctx, proj, t.Subject(), suite); err != nil {
 					return nil, err
 				}
 			}
-			vs, _, err := engine.Evaluate(ctx, proj.Pool, t.Subject(), suite, base, []mutants.Mutant{m}, engine.Options{
+			vs, _, err := engine.Evaluate(ctx, proj, t.Subject(), suite, base, []mutants.Mutant{m}, engine.Options{
 				TimeoutFactor: cfg.MutantTimeoutFactor, TimeoutConstant: cfg.MutantTimeoutConstant})
 			if err != nil {
 				return nil, err
@@ -243,7 +231,7 @@ func simpleName(binary string) string { return binary[strings.LastIndexByte(bina
 // file and T's new tests) gives the verdicts. existing is the generated test file's text (an
 // editor's buffer; nil: read from disk). When ctx is cancelled it returns the partial outcome
 // together with ctx's error.
-func Round(ctx context.Context, proj *buildtools.Project, t *Target, known []report.Mutant, oldMethodText string, existing []byte, cfg Config, agents Agents, sink EventSink) (*Outcome, error) {
+func Round(ctx context.Context, proj Project, t *Target, known []report.Mutant, oldMethodText string, existing []byte, cfg Config, agents Agents, sink EventSink) (*Outcome, error) {
 	start := time.Now()
 	g, err := newGame(proj, t, cfg, agents, sink)
 	if err != nil {

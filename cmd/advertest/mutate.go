@@ -129,13 +129,12 @@ func resolveTarget(e *env, tf *targetFlags, arg string) (*loop.Target, int) {
 }
 
 func openProject(ctx context.Context, file string, cfg loop.Config, log *zap.Logger) (*buildtools.Project, error) {
-	loader := buildtools.NewLoader(buildtools.Options{MavenArgs: cfg.MavenArgs, Logger: log, CacheDir: cfg.CacheDir})
+	loader := buildtools.NewLoader(buildtools.Options{MavenArgs: cfg.MavenArgs, Logger: log})
 	return buildtools.OpenProject(ctx, loader, file, buildtools.ProjectOptions{
 		Workers:         cfg.Workers,
 		TimeoutFactor:   cfg.MutantTimeoutFactor,
 		TimeoutConstant: cfg.MutantTimeoutConstant,
 		JacocoAgentJar:  cfg.JacocoAgentPath,
-		CacheDir:        cfg.CacheDir,
 		Logger:          log,
 	})
 }

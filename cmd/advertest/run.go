@@ -85,9 +85,9 @@ func runRun(ctx context.Context, e *env, tf *targetFlags, writeTests bool, arg s
 		cfg.Budget = client.Budget
 		cfg.Usage = client.Usage
 		// The LLM's M and the rule-based M feed one pool; origin tells them apart.
-		players, _, _ = llm.Agents(client, proj.Pool, log)
+		players, _, _ = llm.Agents(client, proj.Pool, loop.RuleMutantAgent{}, log)
 	} else {
-		tAgent, err := offline.New(proj.Pool, offline.Options{Logger: log, CacheDir: cfg.CacheDir})
+		tAgent, err := offline.New(proj.Pool, offline.Options{Logger: log})
 		if err != nil {
 			return failRun(e, "run", err)
 		}
