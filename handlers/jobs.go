@@ -177,7 +177,8 @@ func (h *Handler) runAnalyze(j *jobs.Job, snap *methodSnapshot, prev *state.Meth
 	kind := state.KindAnalyze
 	if prev != nil {
 		kind = prev.Kind
-		opts.Mutants = loop.CarryMutants(target, prev.Report.Mutants, prev.MethodText)
+		sel, _ := s.LoopConfig().Selection()
+		opts.Mutants = loop.CarryMutants(target, prev.Report.Mutants, prev.MethodText, sel)
 		if prev.Kind == state.KindGenerate {
 			opts.GeneratedClass, opts.GeneratedSource = h.generatedSuite(warm, snap, prev)
 		}

@@ -11,9 +11,9 @@ import (
 )
 
 // Analyze is the mutation analysis behind `advertest mutate` and the server's analyzeMutants:
-// the rule-based mutants of the method (every operator, on every line of it) played against
-// the project's existing tests, with no generation. When ctx is cancelled it returns the
-// partial report together with ctx's error.
+// the rule-based mutants of the method (the operators of cfg.Operators, on every line of it)
+// played against the project's existing tests, with no generation. When ctx is cancelled it
+// returns the partial report together with ctx's error.
 func Analyze(ctx context.Context, proj Project, t *Target, cfg Config, sink EventSink) (*report.Report, error) {
 	a, err := AnalyzeSuite(ctx, proj, t, AnalyzeOptions{}, cfg, sink)
 	return a.Report, err
@@ -29,11 +29,16 @@ func (t *Target) Subject() engine.Subject {
 	}
 }
 
-// AllRuleMutants is every rule-based mutant of the method: the default group and the strong
-// operators, on every line.
-func AllRuleMutants(t *Target) []mutants.Mutant {
-	ms := mutants.Generate(t.Parsed, t.Method, mutants.Options{})
-	return dedupeMutants(append(ms, mutants.Generate(t.Parsed, t.Method, mutants.Options{Strong: true})...))
+// AllRuleMutants is every rule-based mutant of the method that the operators sel allow (the
+// zero Selection: every operator), of the default and the strong group, on every line.
+func AllRuleMutants(t *Target, sel mutants.Selection) []mutants.Mutant {
+	return ruleMutants(t, sel, nil)
+}
+
+// ruleMutants is the mutants of both groups of sel on lines (nil: every line of the method).
+func ruleMutants(t *Target, sel mutants.Selection, lines []int) []mutants.Mutant {
+	ms := mutants.Generate(t.Parsed, t.Method, mutants.Options{Lines: lines, Operators: sel})
+	return dedupeMutants(append(ms, mutants.Generate(t.Parsed, t.Method, mutants.Options{Strong: true, Lines: lines, Operators: sel})...))
 }
 
 func dedupeMutants(ms []mutants.Mutant) []mutants.Mutant {

@@ -3,6 +3,7 @@ package loop
 import (
 	"time"
 
+	"github.com/advertest/advertest-lsp/loop/mutants"
 	"github.com/advertest/advertest-lsp/loop/report"
 	"github.com/advertest/advertest-lsp/settings/schema"
 )
@@ -74,6 +75,15 @@ func ConfigFrom(v schema.Values) Config {
 		SandboxMode:           v.SandboxMode,
 		SandboxEnv:            append([]string(nil), v.SandboxEnv...),
 	}
+}
+
+// Selection is the operators the rule-based mutants may use (mutants.Select of Operators;
+// none given: every operator).
+func (c Config) Selection() (mutants.Selection, error) {
+	if len(c.Operators) == 0 {
+		return mutants.Selection{}, nil
+	}
+	return mutants.Select(c.Operators)
 }
 
 // EffectiveRounds is Rounds made odd (T has the last move) and at least 1.

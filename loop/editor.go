@@ -18,7 +18,8 @@ import (
 
 // AnalyzeOptions say what AnalyzeSuite plays.
 type AnalyzeOptions struct {
-	// Mutants are evaluated; nil means every rule-based mutant of the method (as Analyze).
+	// Mutants are evaluated; nil means every rule-based mutant of the method that the
+	// configuration's operators allow (as Analyze).
 	Mutants []mutants.Mutant
 	// GeneratedClass and GeneratedSource are the generated test class (its binary name and
 	// source) that joins the project's tests; an empty GeneratedClass means none.
@@ -38,6 +39,14 @@ func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOpti
 	start := time.Now()
 	rep := &report.Report{Target: t.ReportTarget(proj.ModuleRoot())}
 	out := &Analysis{Report: rep}
+	ms := opts.Mutants
+	if ms == nil {
+		sel, err := cfg.Selection()
+		if err != nil {
+			return out, err
+		}
+		ms = AllRuleMutants(t, sel)
+	}
 	subj := t.Subject()
 	generated := engine.Source{ClassName: opts.GeneratedClass, Text: opts.GeneratedSource}
 	suite := engine.Suite{Tests: projectSuite(proj, generated.ClassName)}
@@ -64,10 +73,6 @@ func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOpti
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("test %s fails on the original: it cannot kill mutants (%s)", id, firstLine(base.Results[id].Message)))
 		}
 	}
-	ms := opts.Mutants
-	if ms == nil {
-		ms = AllRuleMutants(t)
-	}
 	sink.emit(Event{Phase: PhaseMutants, Agent: "M", Mutants: len(ms), Message: fmt.Sprintf("%d mutants", len(ms))})
 	verdicts, stats, evalErr := engine.Evaluate(ctx, proj, subj, suite, base, ms, engine.Options{
 		Parallelism:     workers(cfg),
@@ -78,9 +83,8 @@ func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOpti
 		},
 	})
 	rep.Mutants = verdicts
-	rep.MutationScore = report.Score(verdicts)
-	rep.LineCoverage = base.LineCoverage
-	rep.BranchCoverage = base.BranchCoverage
+	base.Describe(rep)
+	rep.Rescore()
 	rep.Rounds = []report.Round{{Index: 0, Agent: "M", MutationScore: rep.MutationScore,
 		LineCoverage: base.LineCoverage, BranchCoverage: base.BranchCoverage, Mutants: len(verdicts), Tests: len(base.Results)}}
 	rep.Timing.MutantsEvaluated = stats.Mutants
@@ -96,9 +100,9 @@ func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOpti
 }
 
 // CarryMutants takes a method's known mutants across an edit of it: each is moved to the line
-// that now holds its original text (dropped when none does), and the rule-based operators add
-// new mutants on the lines whose text is new (not a line of oldMethodText).
-func CarryMutants(t *Target, known []report.Mutant, oldMethodText string) []mutants.Mutant {
+// that now holds its original text (dropped when none does), and the rule-based operators sel
+// allows add new mutants on the lines whose text is new (not a line of oldMethodText).
+func CarryMutants(t *Target, known []report.Mutant, oldMethodText string, sel mutants.Selection) []mutants.Mutant {
 	old := map[string]bool{}
 	for _, l := range strings.Split(oldMethodText, "\n") {
 		old[strings.TrimSpace(l)] = true
@@ -119,8 +123,7 @@ func CarryMutants(t *Target, known []report.Mutant, oldMethodText string) []muta
 		}
 	}
 	if len(changed) > 0 {
-		out = append(out, mutants.Generate(t.Parsed, t.Method, mutants.Options{Lines: changed})...)
-		out = append(out, mutants.Generate(t.Parsed, t.Method, mutants.Options{Strong: true, Lines: changed})...)
+		out = append(out, ruleMutants(t, sel, changed)...)
 	}
 	return dedupeMutants(out)
 }
@@ -139,6 +142,8 @@ type Kill struct {
 	Writable bool
 	// Class is the generated class's binary name.
 	Class string
+	// Suite holds the confirmed tests (Tests), to merge into a newer text of the test file.
+	Suite *Suite
 }
 
 // KillMutant plays one T turn against m: T writes tests meant to pass on the original and fail
@@ -211,7 +216,7 @@ func KillMutant(ctx context.Context, proj Project, t *Target, m mutants.Mutant, 
 		g.suite.Tests = nil
 	}
 	out := g.outcome()
-	kill.FileText, kill.Writable = out.FileText, out.Writable
+	kill.FileText, kill.Writable, kill.Suite = out.FileText, out.Writable, g.suite
 	return kill, nil
 }
 
@@ -233,6 +238,10 @@ func simpleName(binary string) string { return binary[strings.LastIndexByte(bina
 // together with ctx's error.
 func Round(ctx context.Context, proj Project, t *Target, known []report.Mutant, oldMethodText string, existing []byte, cfg Config, agents Agents, sink EventSink) (*Outcome, error) {
 	start := time.Now()
+	sel, err := cfg.Selection()
+	if err != nil {
+		return nil, err
+	}
 	g, err := newGame(proj, t, cfg, agents, sink)
 	if err != nil {
 		return nil, err
@@ -244,7 +253,7 @@ func Round(ctx context.Context, proj Project, t *Target, known []report.Mutant, 
 	for _, k := range known {
 		survived[k.ID] = k.Status == report.Survived
 	}
-	g.addMutants(CarryMutants(t, known, oldMethodText))
+	g.addMutants(CarryMutants(t, known, oldMethodText, sel))
 	for _, m := range g.pool {
 		if survived[m.ID] {
 			g.verdicts[m.ID] = report.Mutant{ID: m.ID, Line: m.Line, Original: m.Original, Mutated: m.Mutated, Status: report.Survived}

@@ -245,6 +245,23 @@ func TestGamePlaysTMTMTWithTLast(t *testing.T) {
 				t.Errorf("mutant %s: %s by %v", tag, m.Status, m.KilledBy)
 			}
 		}
+		// The report's coverage is the last evaluation's, and each mutant names the tests that
+		// cover its line.
+		if c := rep.Coverage; c == nil || c.Lines != (report.Count{Covered: 4, Total: 4}) || len(c.UncoveredLines) != 0 {
+			t.Errorf("coverage %+v, want 4 of 4 lines", c)
+		}
+		for _, m := range rep.Mutants {
+			want := 6 // the project's test, the initial one and the four kill_ tests
+			if m.Line == 8 {
+				want = 2 // kill_more1 and kill_more2
+			}
+			if len(m.CoveredBy) != want {
+				t.Errorf("mutant on line %d covered by %v, want %d tests", m.Line, m.CoveredBy, want)
+			}
+		}
+		if rep.RawMutationScore == nil || *rep.RawMutationScore != 1 {
+			t.Errorf("raw score %v, want 1", rep.RawMutationScore)
+		}
 		if last := rep.Rounds[len(rep.Rounds)-1]; last.Mutants != 4 || last.Tests != 5 || *last.MutationScore != 1 {
 			t.Errorf("the last round %+v is not the report's evaluation", last)
 		}

@@ -430,11 +430,10 @@ func (g *game) currentVerdicts() []report.Mutant {
 func (g *game) outcome() *Outcome {
 	rep := g.rep
 	rep.Mutants = g.currentVerdicts()
-	rep.MutationScore = report.Score(rep.Mutants)
 	if g.base != nil {
-		rep.LineCoverage = g.base.LineCoverage
-		rep.BranchCoverage = g.base.BranchCoverage
+		g.base.Describe(rep)
 	}
+	rep.Rescore()
 	rep.Rounds = g.rounds
 	rel := g.relTestFile()
 	source := g.generatedSource()
