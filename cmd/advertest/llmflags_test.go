@@ -92,8 +92,13 @@ func TestRunWithScriptedLLM(t *testing.T) {
 	})
 	file := filepath.Join(dir, "calc", "src", "main", "java", "org", "acme", "PriceCalculator.java")
 	jsonPath := filepath.Join(dir, "report.json")
+	// LLM-written code runs in the sandbox; where none can start, only with sandbox.mode off.
+	mode, kind := "auto", "bwrap"
+	if !sandbox.Probe().OK {
+		mode, kind = "off", "none"
+	}
 	code, _, errOut := runCLI("run", file, "--method", "clamp", "--agents", "llm", "--llm-base-url", srv.URL, "--llm-model", "scripted",
-		"--rounds", "1", "--json", jsonPath, "--workers", "1")
+		"--rounds", "1", "--json", jsonPath, "--workers", "1", "--sandbox", mode)
 	if code != 0 {
 		t.Fatalf("status %d:\n%s", code, errOut)
 	}
@@ -111,6 +116,9 @@ func TestRunWithScriptedLLM(t *testing.T) {
 	}
 	if len(rep.Tests.Methods) != 1 || rep.LLM.Requests < 2 || rep.LLM.PromptTokens < 1900 || origins["llm"] != 1 || origins["rule"] == 0 {
 		t.Errorf("report: tests %v, llm %+v, origins %v", rep.Tests.Methods, rep.LLM, origins)
+	}
+	if rep.Sandbox == nil || rep.Sandbox.Kind != kind || rep.Sandbox.Mode != mode {
+		t.Errorf("report: sandbox %+v, want %s under mode %s", rep.Sandbox, kind, mode)
 	}
 	for _, r := range srv.Requests() {
 		if r.Temperature == nil || *r.Temperature != 0 {
