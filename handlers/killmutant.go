@@ -9,18 +9,11 @@ import (
 // killMutantCommand starts one targeted T turn against a surviving mutant that the document
 // shows: {"uri": "...", "mutant": "ID"}.
 func (h *Handler) killMutantCommand(args []any) (any, error) {
-	obj, err := singleObject(CommandKillMutant, `{"uri": "file:///…", "mutant": "ID"}`, args)
+	fields, err := stringArgs(CommandKillMutant, `{"uri": "file:///…", "mutant": "ID"}`, args, "uri", "mutant")
 	if err != nil {
 		return nil, err
 	}
-	uri, err := stringField(CommandKillMutant, obj, "uri")
-	if err != nil {
-		return nil, err
-	}
-	id, err := stringField(CommandKillMutant, obj, "mutant")
-	if err != nil {
-		return nil, err
-	}
+	uri, id := fields[0], fields[1]
 	if err := h.session.CheckDocument(CommandKillMutant, protocol.DocumentURI(uri)); err != nil {
 		return nil, err
 	}

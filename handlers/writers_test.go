@@ -99,7 +99,7 @@ func (c *recordingClient) ShowMessage(_ context.Context, _ protocol.MessageType,
 	return nil
 }
 func (c *recordingClient) LogMessage(context.Context, protocol.MessageType, string) error { return nil }
-func (c *recordingClient) CreateProgress(context.Context, protocol.ProgressToken) error  { return nil }
+func (c *recordingClient) CreateProgress(context.Context, protocol.ProgressToken) error   { return nil }
 func (c *recordingClient) Progress(_ context.Context, _ protocol.ProgressToken, value any) error {
 	c.record("progress", value)
 	return nil
