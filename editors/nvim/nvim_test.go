@@ -317,7 +317,7 @@ func checkNothingLeft(t *testing.T, marker string) {
 }
 
 // logServerStderr logs what the server wrote on stderr: Neovim's lsp.log
-// records each such line at ERROR level (PITFALLS), so the server should be
+// records each such line at ERROR level (docs/architecture.md, "Traps"), so the server should be
 // quiet by default.
 func logServerStderr(t *testing.T, lspLog string) {
 	t.Helper()
@@ -593,7 +593,7 @@ func savedRounds(t *testing.T, project, class, method string) int {
 			Kind   string `json:"kind"`
 			Report struct {
 				Target struct{ Class, Method string } `json:"target"`
-				Rounds []json.RawMessage             `json:"rounds"`
+				Rounds []json.RawMessage              `json:"rounds"`
 			} `json:"report"`
 		}
 		if err := json.Unmarshal(data, &st); err != nil {
