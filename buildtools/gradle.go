@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -62,14 +61,7 @@ func gradleBuildFiles(root string) []string {
 // gradleExecutable returns the build's ./gradlew (at or above root, up to the settings folder)
 // or gradle on PATH.
 func gradleExecutable(root string) (string, error) {
-	if w := findWrapper("gradlew", root, gradleSettingsDir(root)); w != "" {
-		return w, nil
-	}
-	p, err := exec.LookPath("gradle")
-	if err != nil {
-		return "", &ToolMissingError{Tool: "gradle", Module: root}
-	}
-	return p, nil
+	return buildExecutable(root, "gradlew", gradleSettingsDir(root), "gradle")
 }
 
 // loadGradle asks Gradle, through the init script, for the model of the module at root.

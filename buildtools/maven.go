@@ -125,12 +125,18 @@ func mavenBuildFiles(root string) []string {
 // mavenExecutable returns the Maven wrapper of the build (mvnw at or above root, up to the .mvn
 // folder) or mvn on PATH.
 func mavenExecutable(root string) (string, error) {
-	if w := findWrapper("mvnw", root, mavenTopDir(root)); w != "" {
+	return buildExecutable(root, "mvnw", mavenTopDir(root), "mvn")
+}
+
+// buildExecutable returns the build's wrapper script (at or above root, up to top) or tool on
+// PATH; a *ToolMissingError when neither is there.
+func buildExecutable(root, wrapper, top, tool string) (string, error) {
+	if w := findWrapper(wrapper, root, top); w != "" {
 		return w, nil
 	}
-	p, err := exec.LookPath("mvn")
+	p, err := exec.LookPath(tool)
 	if err != nil {
-		return "", &ToolMissingError{Tool: "mvn", Module: root}
+		return "", &ToolMissingError{Tool: tool, Module: root}
 	}
 	return p, nil
 }

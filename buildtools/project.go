@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/advertest/advertest-lsp/buildtools/harness"
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 )
 
 // Project is an opened module: its model, its compiled classes and its warm worker pool. It is
@@ -34,6 +35,16 @@ type ProjectOptions struct {
 	JacocoAgentJar  string
 	CacheDir        string
 	Logger          *zap.Logger
+	// WorkerHeapMB (worker.heapMB) is each worker JVM's heap in MiB; 0 is the harness' default.
+	WorkerHeapMB int
+	// MaxLeakedThreads (worker.maxLeakedThreads) is how many live non-daemon threads tests may
+	// leave in a worker before it is restarted.
+	MaxLeakedThreads int
+	// Sandbox is what the process decided contains the worker JVMs (SandboxPolicy.Decide, once
+	// per process); SandboxPolicy is the settings it was decided from (sandbox.mode,
+	// sandbox.env, llm.apiKeyEnv). The harness starts every worker as they say.
+	Sandbox       sandbox.Status
+	SandboxPolicy sandbox.Policy
 }
 
 // OpenProject loads the module that owns javaFile through loader, compiles what is missing or
@@ -71,6 +82,39 @@ func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts Proj
 
 // Close stops the project's worker JVMs.
 func (p *Project) Close() error { return p.Pool.Close() }
+
+// The methods below are what the game (package loop) asks of a project: a Project is one.
+
+// Run runs tests in the project's worker pool.
+func (p *Project) Run(ctx context.Context, spec harness.RunSpec) (*harness.RunResult, error) {
+	return p.Pool.Run(ctx, spec)
+}
+
+// Compile compiles sources against the project's classes in the worker pool.
+func (p *Project) Compile(ctx context.Context, sources []harness.Source) (*harness.CompileResult, error) {
+	return p.Pool.Compile(ctx, sources)
+}
+
+// ModuleRoot is the module's root folder.
+func (p *Project) ModuleRoot() string { return p.Module.Root }
+
+// TestClassNames are the module's test classes (TestClasses).
+func (p *Project) TestClassNames() []string { return p.TestClasses }
+
+// TestFileFor is where the test class simple of package pkg lives (Module.TestFileFor).
+func (p *Project) TestFileFor(pkg, simple string) string { return p.Module.TestFileFor(pkg, simple) }
+
+// JUnitVersion is the module's JUnit major version, as its build declares it or, failing that,
+// as the worker pool found it on the test class path.
+func (p *Project) JUnitVersion() int {
+	if p.Module.JUnit != 0 {
+		return p.Module.JUnit
+	}
+	return p.Pool.JUnitVersion()
+}
+
+// MockitoVersion is the Mockito version on the test class path, "" without Mockito.
+func (p *Project) MockitoVersion() string { return p.Module.MockitoVersion }
 
 // TestClasses lists the module's test classes the way Surefire's default includes pick them
 // (Test*.java, *Test.java, *Tests.java, *TestCase.java under the test source roots), as binary

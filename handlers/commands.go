@@ -102,7 +102,10 @@ func (h *Handler) ExecuteCommand(_ context.Context, params *protocol.ExecuteComm
 
 // singleObject returns a command's one object argument.
 func singleObject(command, shape string, args []any) (map[string]any, error) {
-	if len(args) != 1 {
+	switch {
+	case len(args) == 0:
+		return nil, invalidParams("%s: missing argument: want %s", command, shape)
+	case len(args) > 1:
 		return nil, invalidParams("%s: want exactly one argument %s, got %d", command, shape, len(args))
 	}
 	obj, ok := args[0].(map[string]any)
@@ -124,38 +127,39 @@ func stringField(command string, obj map[string]any, name string) (string, error
 	return s, nil
 }
 
+// stringArgs decodes a command's one object argument whose fields names are non-empty strings.
+func stringArgs(command, shape string, args []any, names ...string) ([]string, error) {
+	obj, err := singleObject(command, shape, args)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(names))
+	for i, name := range names {
+		if out[i], err = stringField(command, obj, name); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 func (h *Handler) cancelCommand(args []any) (any, error) {
-	obj, err := singleObject(CommandCancel, `{"job": "ID"}`, args)
+	job, err := stringArgs(CommandCancel, `{"job": "ID"}`, args, "job")
 	if err != nil {
 		return nil, err
 	}
-	id, err := stringField(CommandCancel, obj, "job")
-	if err != nil {
-		return nil, err
-	}
-	return &CancelResult{Cancelled: h.jobs.Cancel(id)}, nil
+	return &CancelResult{Cancelled: h.jobs.Cancel(job[0])}, nil
 }
 
 // decodeMethodArgument checks the one argument of a method command field by
 // field, so that the error can say what is wrong.
 func decodeMethodArgument(command string, args []any) (*MethodArgument, error) {
-	if len(args) == 0 {
-		return nil, invalidParams("%s: missing argument: want %s", command, argumentShape)
+	obj, err := singleObject(command, argumentShape, args)
+	if err != nil {
+		return nil, err
 	}
-	if len(args) > 1 {
-		return nil, invalidParams("%s: want exactly one argument %s, got %d", command, argumentShape, len(args))
-	}
-	obj, ok := args[0].(map[string]any)
-	if !ok {
-		return nil, invalidParams("%s: the argument must be an object %s, got %s", command, argumentShape, describeJSON(args[0]))
-	}
-	rawURI, ok := obj["uri"]
-	if !ok {
-		return nil, invalidParams("%s: the argument has no \"uri\"", command)
-	}
-	uri, ok := rawURI.(string)
-	if !ok || uri == "" {
-		return nil, invalidParams("%s: \"uri\" must be a non-empty string, got %s", command, describeJSON(rawURI))
+	uri, err := stringField(command, obj, "uri")
+	if err != nil {
+		return nil, err
 	}
 	rawPos, ok := obj["position"]
 	if !ok {

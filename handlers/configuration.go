@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/advertest/advertest-lsp/app"
 	"github.com/advertest/advertest-lsp/settings"
 )
 
@@ -57,6 +58,32 @@ func (h *Handler) applySettings(ctx context.Context, configuration []byte) {
 		if err := h.session.Client().ShowMessage(ctx, protocol.MessageTypeWarning, text); err != nil {
 			h.logger.Debug("showMessage", zap.Error(err))
 		}
+	}
+	h.checkSandbox(s)
+}
+
+// sessionEvents shows the warnings of work outside a job (the sandbox decision).
+type sessionEvents struct {
+	app.NoEvents
+	h *Handler
+}
+
+func (e sessionEvents) Warning(w app.Warning) { e.h.warn(w) }
+
+// checkSandbox decides the sandbox for the settings s, as every job will: the core logs the
+// decision and shows an uncontained one's warning once; sandbox.mode on without a sandbox,
+// which fails every job, is shown once too.
+func (h *Handler) checkSandbox(s settings.Settings) {
+	_, err := h.core.Sandbox(s, sessionEvents{h: h})
+	if err == nil {
+		return
+	}
+	h.mu.Lock()
+	first := h.sandboxRefusal != err.Error()
+	h.sandboxRefusal = err.Error()
+	h.mu.Unlock()
+	if first {
+		h.warn(app.Warning{Message: err.Error() + ": every job fails until it can", Err: err})
 	}
 }
 

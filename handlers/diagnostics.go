@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -42,19 +44,29 @@ type methodResult struct {
 	possibleBugs []string
 }
 
-// results holds the method results of every document and publishes their diagnostics.
+// results holds the method results of every document and publishes their diagnostics: one
+// writer at a time per document, which computes the set it sends from the results as they
+// are when it sends, so that an older set never follows a newer one.
 type results struct {
 	h *Handler
 
+	// mu guards the maps below.
 	mu sync.Mutex
 	// byURI holds the results of each document, by method key.
 	byURI map[protocol.DocumentURI]map[string]*methodResult
 	// published is the last set sent for each document (as JSON), to skip unchanged sets.
 	published map[protocol.DocumentURI]string
+	// due are the documents whose diagnostics must be sent again; writing those a writer is
+	// sending for.
+	due, writing map[protocol.DocumentURI]bool
+	// generation counts each document's closings, so that a restore started before one
+	// restores nothing.
+	generation map[protocol.DocumentURI]int
 }
 
 func newResults(h *Handler) *results {
-	return &results{h: h, byURI: map[protocol.DocumentURI]map[string]*methodResult{}, published: map[protocol.DocumentURI]string{}}
+	return &results{h: h, byURI: map[protocol.DocumentURI]map[string]*methodResult{}, published: map[protocol.DocumentURI]string{},
+		due: map[protocol.DocumentURI]bool{}, writing: map[protocol.DocumentURI]bool{}, generation: map[protocol.DocumentURI]int{}}
 }
 
 // survivorsOf returns the surviving mutants of a report.
@@ -73,6 +85,11 @@ func survivorsOf(ms []report.Mutant) []report.Mutant {
 // ran on; publish carries them to the document's current text.
 func (r *results) set(res *methodResult) {
 	r.mu.Lock()
+	r.setLocked(res)
+	r.mu.Unlock()
+}
+
+func (r *results) setLocked(res *methodResult) {
 	m := r.byURI[res.uri]
 	if m == nil {
 		m = map[string]*methodResult{}
@@ -82,7 +99,51 @@ func (r *results) set(res *methodResult) {
 		res.withdrawn = map[string]bool{}
 	}
 	m[res.key] = res
-	r.mu.Unlock()
+}
+
+// update takes new verdicts of some of a method's mutants (a kill): those no longer
+// surviving leave its survivors.
+func (r *results) update(uri protocol.DocumentURI, key string, verdicts []report.Mutant) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	res := r.byURI[uri][key]
+	if res == nil {
+		return
+	}
+	gone := map[string]bool{}
+	for _, v := range verdicts {
+		if v.Status != report.Survived {
+			gone[v.ID] = true
+		}
+	}
+	res.survivors = slices.DeleteFunc(res.survivors, func(m report.Mutant) bool { return gone[m.ID] })
+}
+
+// opened marks the start of a restore for a document just opened: restore takes its results
+// only while the document has not been closed since.
+func (r *results) opened(uri protocol.DocumentURI) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.generation[uri]
+}
+
+// restore sets the results read from the saved state, for the methods that have none yet
+// (a job's are newer), unless the document was closed since opened. It reports whether it
+// set any.
+func (r *results) restore(uri protocol.DocumentURI, opened int, restored []*methodResult) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.generation[uri] != opened {
+		return false
+	}
+	any := false
+	for _, res := range restored {
+		if r.byURI[uri][res.key] == nil {
+			r.setLocked(res)
+			any = true
+		}
+	}
+	return any
 }
 
 // get returns a copy of a method's result.
@@ -95,6 +156,7 @@ func (r *results) get(uri protocol.DocumentURI, key string) *methodResult {
 	}
 	c := *res
 	c.survivors = append([]report.Mutant(nil), res.survivors...)
+	c.withdrawn = maps.Clone(res.withdrawn)
 	return &c
 }
 
@@ -123,16 +185,13 @@ func (r *results) remove(uri protocol.DocumentURI, key string) {
 	r.mu.Unlock()
 }
 
-// clear drops a document's results and its published set (didClose).
+// clear drops a document's results (didClose); its writer then clears its diagnostics.
 func (r *results) clear(uri protocol.DocumentURI) {
 	r.mu.Lock()
 	delete(r.byURI, uri)
-	_, had := r.published[uri]
-	delete(r.published, uri)
+	r.generation[uri]++
 	r.mu.Unlock()
-	if had {
-		_ = r.h.session.Client().PublishDiagnostics(context.Background(), uri, 0, []protocol.Diagnostic{})
-	}
+	r.publish(uri)
 }
 
 // hasResults reports whether a document has any result.
@@ -154,26 +213,21 @@ func findMethod(f *javaparse.File, class, query string) *javaparse.Method {
 
 // track carries every result of the document to its current text: a survivor moves to the
 // line that now holds its original text within the method, or is withdrawn; a method that
-// is no longer there hides its diagnostics. It returns the diagnostics.
-func (r *results) track(uri protocol.DocumentURI) ([]protocol.Diagnostic, int32, bool) {
+// is no longer there hides its diagnostics. It returns the diagnostics and the document's
+// version; ok is false when the document is not open.
+func (r *results) track(uri protocol.DocumentURI) (diags []protocol.Diagnostic, version int32, ok bool) {
 	doc, ok := r.h.session.Documents().Get(uri)
 	if !ok {
 		return nil, 0, false
 	}
-	diags := []protocol.Diagnostic{}
-	var version int32
+	diags = []protocol.Diagnostic{}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	byKey := r.byURI[uri]
 	if len(byKey) == 0 {
-		_, had := r.published[uri]
-		return diags, doc.Version(), had
+		return diags, doc.Version(), true
 	}
-	keys := make([]string, 0, len(byKey))
-	for k := range byKey {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(byKey))
 	doc.WithFile(func(f *javaparse.File, v int32) {
 		version = v
 		src := f.Source()
@@ -204,20 +258,60 @@ func (r *results) track(uri protocol.DocumentURI) ([]protocol.Diagnostic, int32,
 	return diags, version, true
 }
 
-// publish sends the document's diagnostics when they changed since the last time.
+// publish has the document's diagnostics sent when they changed since the last time: by the
+// document's writer, started here unless one is running (it then sends once more).
 func (r *results) publish(uri protocol.DocumentURI) {
-	diags, version, ok := r.track(uri)
-	if !ok {
-		return
-	}
-	data, _ := json.Marshal(diags)
 	r.mu.Lock()
-	last, had := r.published[uri]
-	if had && last == string(data) {
+	r.due[uri] = true
+	if r.writing[uri] {
 		r.mu.Unlock()
 		return
 	}
-	r.published[uri] = string(data)
+	r.writing[uri] = true
+	r.mu.Unlock()
+	if !r.h.session.Go("diagnostics", func(context.Context) { r.write(uri) }) {
+		r.mu.Lock()
+		delete(r.writing, uri)
+		r.mu.Unlock()
+	}
+}
+
+// write is a document's writer: it sends the document's set while one is due.
+func (r *results) write(uri protocol.DocumentURI) {
+	for {
+		r.mu.Lock()
+		if !r.due[uri] {
+			delete(r.writing, uri)
+			r.mu.Unlock()
+			return
+		}
+		delete(r.due, uri)
+		r.mu.Unlock()
+		r.send(uri)
+	}
+}
+
+// send computes the document's diagnostics and sends them unless they are the set sent last;
+// a closed document that had diagnostics gets an empty set.
+func (r *results) send(uri protocol.DocumentURI) {
+	diags, version, open := r.track(uri)
+	data, _ := json.Marshal(diags)
+	r.mu.Lock()
+	last, had := r.published[uri]
+	hasResults := len(r.byURI[uri]) > 0
+	switch {
+	case !had && (!open || !hasResults):
+		r.mu.Unlock() // nothing was shown, nothing is to show
+		return
+	case !open:
+		delete(r.published, uri)
+		diags, version = []protocol.Diagnostic{}, 0
+	case last == string(data):
+		r.mu.Unlock()
+		return
+	default:
+		r.published[uri] = string(data)
+	}
 	r.mu.Unlock()
 	if err := r.h.session.Client().PublishDiagnostics(context.Background(), uri, version, diags); err != nil {
 		r.h.logger.Debug("publishDiagnostics", zap.Error(err))

@@ -10,8 +10,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/advertest/advertest-lsp/app"
 	"github.com/advertest/advertest-lsp/jobs"
-	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/server"
 	"github.com/advertest/advertest-lsp/settings"
 )
@@ -27,9 +27,6 @@ const (
 // ServerName is the name in initialize's serverInfo.
 const ServerName = "advertest"
 
-// AgentFactory makes the two agents for a job on a warm project, as the settings say.
-type AgentFactory func(ctx context.Context, w *jobs.Warm, s settings.Settings) (loop.Agents, error)
-
 // Options configure a Handler.
 type Options struct {
 	// Version is reported in serverInfo.
@@ -39,8 +36,6 @@ type Options struct {
 	// Settings, when set, are the settings under the client's (`advertest lsp --config/--set`;
 	// nil: the defaults and the environment's).
 	Settings *settings.Settings
-	// Agents makes T and M for a job (nil: the offline agents; the LLM agents plug in here).
-	Agents AgentFactory
 	// CacheDir holds the compiled worker and project models ("": the user's cache folder).
 	CacheDir string
 }
@@ -52,9 +47,9 @@ type Handler struct {
 	version string
 	opts    Options
 
-	jobs     *jobs.Manager
-	projects *jobs.Projects
-	results  *results
+	jobs    *jobs.Manager
+	core    *app.Core
+	results *results
 
 	// mu guards what initialize and workspace notifications tell us (the
 	// workspace folders are the session's).
@@ -64,6 +59,8 @@ type Handler struct {
 	// settings are the current settings; initOptions what initialize carried.
 	settings    settings.Settings
 	initOptions []byte
+	// sandboxRefusal is the sandbox error last shown ("" before any).
+	sandboxRefusal string
 
 	// progressMu guards the progress tokens of running jobs.
 	progressMu sync.Mutex
@@ -99,7 +96,7 @@ func New(session *server.Session, opts Options) *Handler {
 	}
 	h.results = newResults(h)
 	h.jobs = jobs.NewManager(h.settings.JobsMax, session.Go)
-	h.projects = jobs.NewProjects(session.Background(), jobs.ProjectOpener(h.Settings, opts.CacheDir, h.logger), h.logger)
+	h.core = app.New(app.Options{Getenv: opts.Getenv, CacheDir: opts.CacheDir, Logger: h.logger, Background: session.Background(), Buffers: h.buffer})
 	// When the session ends (shutdown, or the connection's end), the jobs stop and the
 	// worker JVMs go; the server waits for this before Serve returns.
 	session.Go("projects", func(ctx context.Context) {
@@ -137,6 +134,15 @@ func (h *Handler) Settings() settings.Settings {
 	return h.settings
 }
 
+// buffer is the text of the file at path when it is open in the editor.
+func (h *Handler) buffer(path string) ([]byte, bool) {
+	doc, ok := h.session.Documents().Get(fileURI(path))
+	if !ok {
+		return nil, false
+	}
+	return doc.Text(), true
+}
+
 // workspaceRoots returns a copy of the workspace folders' paths.
 func (h *Handler) workspaceRoots() []string { return h.session.WorkspaceFolders() }
 
@@ -156,7 +162,7 @@ func (h *Handler) stopAll() {
 	}
 	closeCtx, cancelClose := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancelClose()
-	if err := h.projects.Close(closeCtx); err != nil {
+	if err := h.core.Close(closeCtx); err != nil {
 		h.logger.Warn("closing the projects", zap.Error(err))
 	}
 }

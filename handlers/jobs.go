@@ -4,43 +4,41 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
 
+	"github.com/advertest/advertest-lsp/app"
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/jobs"
 	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/loop/report"
 	"github.com/advertest/advertest-lsp/loop/state"
 	"github.com/advertest/advertest-lsp/server"
-	"github.com/advertest/advertest-lsp/settings"
 )
 
-func readFile(path string) ([]byte, error) { return os.ReadFile(path) }
+// What a job does is the application core's (package app): this file finds the method, starts
+// the job, and turns the core's events into $/progress, diagnostics, workspace/applyEdit and
+// messages.
 
 // methodSnapshot is the method a job works on, in a snapshot of its document.
 type methodSnapshot struct {
 	uri        protocol.DocumentURI
-	path       string // the source file's absolute path
 	moduleRoot string
-	file       *javaparse.File // the snapshot (the job's own parse)
-	method     *javaparse.Method
-	class      string
-	query      string
+	method     *app.Method
 }
 
 // key names the method for the job registry and the results.
-func (s *methodSnapshot) key() string { return s.moduleRoot + "\x00" + s.class + "\x00" + s.query }
+func (s *methodSnapshot) key() string { return methodKey(s.moduleRoot, s.method.Class, s.method.Query) }
 
-func (s *methodSnapshot) target() *loop.Target {
-	return &loop.Target{File: s.path, Source: s.file.Source(), Parsed: s.file, Method: s.method}
+func methodKey(moduleRoot, class, query string) string {
+	return moduleRoot + "\x00" + class + "\x00" + query
 }
 
-func (s *methodSnapshot) title() string { return fmt.Sprintf("AdverTest: `%s`", s.method.Name) }
+func (s *methodSnapshot) title() string { return fmt.Sprintf("AdverTest: `%s`", s.method.Name()) }
 
 // snapshotMethod takes a snapshot of doc and finds the method at byte offset off, or by
 // class and query when off < 0.
@@ -49,7 +47,7 @@ func snapshotMethod(doc *server.Document, off int, class, query string) (*method
 	if path == "" {
 		return nil, fmt.Errorf("%s is not a file on disk", doc.URI())
 	}
-	root, err := jobs.ModuleRoot(path)
+	root, err := app.ModuleRoot(path)
 	if err != nil {
 		return nil, err
 	}
@@ -67,27 +65,34 @@ func snapshotMethod(doc *server.Document, off int, class, query string) (*method
 	if m == nil {
 		return nil, fmt.Errorf("the method is no longer in %s", filepath.Base(path))
 	}
-	return &methodSnapshot{uri: doc.URI(), path: path, moduleRoot: root, file: f, method: m, class: m.BinaryClassName, query: loop.QueryName(m)}, nil
+	return &methodSnapshot{uri: doc.URI(), moduleRoot: root, method: app.NewMethod(path, f, m)}, nil
 }
 
-// project returns the warm project of the job's module, saying so in the progress while it
-// opens (the first time: the build model, a compile, the worker JVMs).
-func (h *Handler) project(ctx context.Context, p *progress, snap *methodSnapshot, s settings.Settings) (*jobs.Warm, error) {
-	if !h.projects.Ready(snap.path, s.ProjectKey()) {
-		p.report("opening the project (build model, compile, worker JVMs)", 0)
-	}
-	return h.projects.Get(ctx, snap.path, s.ProjectKey())
+// request is the core's request for a job on the snapshot: the current settings, the state
+// saved (the server keeps what it learns).
+func (h *Handler) request(snap *methodSnapshot, prev *state.Method, history string) app.Request {
+	return app.Request{Method: snap.method, Settings: h.Settings(), Prev: prev, Save: true, History: history}
 }
 
-// agents makes T and M for a job: with the Agents option's factory when there is one, else
-// as the agents setting says (jobs.Agents). configure adds the LLM's budget and usage hooks to
-// the job's loop configuration.
-func (h *Handler) agents(ctx context.Context, w *jobs.Warm, s settings.Settings) (players loop.Agents, configure func(*loop.Config), err error) {
-	if h.opts.Agents != nil {
-		players, err = h.opts.Agents(ctx, w, s)
-		return players, func(*loop.Config) {}, err
-	}
-	return jobs.Agents(w, s, jobs.AgentOptions{Getenv: h.opts.Getenv, CacheDir: h.opts.CacheDir, Logger: h.logger})
+// jobSpec is one job: its progress, and the use case it runs, which returns the progress
+// end's text.
+type jobSpec struct {
+	kind, key string
+	title     string
+	message   string
+	// analysis jobs report progress without rounds.
+	analysis bool
+	run      func(ctx context.Context, ev app.Events) (summary string, err error)
+}
+
+// start registers the job and runs it once a slot is free; nil when the session has ended.
+func (h *Handler) start(snap *methodSnapshot, spec jobSpec) *jobs.Job {
+	return h.jobs.Start(spec.key, spec.kind, h.queued(spec.title, spec.analysis), func(j *jobs.Job) {
+		p := h.beginProgress(j.Context(), j, spec.title, spec.message, spec.analysis)
+		summary, err := spec.run(j.Context(), &jobEvents{h: h, job: j, p: p, snap: snap})
+		p.summary = summary
+		p.endWith(j, jobErr(j, err))
+	})
 }
 
 // jobErr is the error a job ends with: the cause of its context's end when there is one.
@@ -103,27 +108,69 @@ func jobErr(j *jobs.Job, err error) error {
 
 // startMethodJob starts generateTests or analyzeMutants on a snapshot.
 func (h *Handler) startMethodJob(kind string, snap *methodSnapshot) *jobs.Job {
-	return h.jobs.Start(snap.key(), kind, h.queued(snap.title(), kind == state.KindAnalyze), func(j *jobs.Job) {
-		switch kind {
-		case state.KindGenerate:
-			h.runGenerate(j, snap, state.KindGenerate, nil)
-		default:
-			h.runAnalyze(j, snap, nil, state.KindAnalyze)
-		}
-	})
+	if kind == state.KindGenerate {
+		return h.startPlay(snap, nil, state.KindGenerate, snap.key())
+	}
+	return h.startAnalyze(snap, nil, state.KindAnalyze, snap.key())
 }
 
-// show sets a method's result from verdicts on the snapshot and publishes it.
-func (h *Handler) show(snap *methodSnapshot, verdicts []report.Mutant, cover map[string][]string, possibleBugs []string) {
-	h.results.set(&methodResult{
-		key: snap.key(), uri: snap.uri, moduleRoot: snap.moduleRoot, class: snap.class, query: snap.query,
-		name: snap.method.Name, survivors: survivorsOf(verdicts), covering: cover, possibleBugs: possibleBugs,
-	})
-	h.results.publish(snap.uri)
+// startAnalyze is mutation analysis of the method, or with prev (on save) of its carried
+// mutants with its generated suite.
+func (h *Handler) startAnalyze(snap *methodSnapshot, prev *state.Method, history, key string) *jobs.Job {
+	message := "mutation analysis with the existing tests"
+	if prev != nil {
+		message = "on save: mutation analysis of the changed method"
+	}
+	return h.start(snap, jobSpec{kind: history, key: key, title: snap.title(), message: message, analysis: true,
+		run: func(ctx context.Context, ev app.Events) (string, error) {
+			res, err := h.core.Analyze(ctx, h.request(snap, prev, history), ev)
+			return summary(res), err
+		}})
 }
 
-// summary is the progress end's text for a report.
-func summary(rep *report.Report) string {
+// startPlay plays the game on the method, or with prev (on save) one more T and M exchange.
+func (h *Handler) startPlay(snap *methodSnapshot, prev *state.Method, history, key string) *jobs.Job {
+	message := "generating adversarial tests"
+	if prev != nil {
+		message = "on save: one more round of T and M"
+	}
+	return h.start(snap, jobSpec{kind: history, key: key, title: snap.title(), message: message,
+		run: func(ctx context.Context, ev app.Events) (string, error) {
+			res, err := h.core.Play(ctx, h.request(snap, prev, history), ev)
+			s := summary(res)
+			switch {
+			case err != nil:
+			case res.NewTests == 0:
+				s += " · no new test"
+			case res.SuiteKept:
+				s += " · suite kept in .advertest/"
+			}
+			return s, err
+		}})
+}
+
+// startKill asks T for a test against one surviving mutant.
+func (h *Handler) startKill(snap *methodSnapshot, m report.Mutant) *jobs.Job {
+	title := fmt.Sprintf("AdverTest: kill %s", describeMutant(m))
+	return h.start(snap, jobSpec{kind: "killMutant", key: snap.key() + "\x00kill\x00" + m.ID, title: title, message: "one targeted test", analysis: true,
+		run: func(ctx context.Context, ev app.Events) (string, error) {
+			res, err := h.core.Kill(ctx, h.request(snap, nil, ""), m, ev)
+			if err != nil {
+				return "", err
+			}
+			if res.Killed == nil || res.Killed.Status != report.Killed {
+				return "no test found that tells the mutant from the original", nil
+			}
+			return fmt.Sprintf("killed by %v", res.Killed.KilledBy), nil
+		}})
+}
+
+// summary is the progress end's text for a result: "score 62% · 9 of 24 mutants survive".
+func summary(res *app.Result) string {
+	if res == nil || res.Report == nil {
+		return ""
+	}
+	rep := res.Report
 	c := report.Counts(rep.Mutants)
 	score := "no valid mutant"
 	if rep.MutationScore != nil {
@@ -139,95 +186,49 @@ func summary(rep *report.Report) string {
 	return s
 }
 
-// saveState writes a method's state; a failure is logged and shown, not fatal.
-func (h *Handler) saveState(ctx context.Context, snap *methodSnapshot, kind, historyKind string, rep *report.Report, cover map[string][]string) {
-	st := &state.Method{Kind: kind, Query: snap.query, MethodText: snap.method.Text(snap.file.Source()), Report: rep, Covering: cover}
-	err := state.Open(snap.moduleRoot).Update(snap.class, snap.query, func(prev *state.Method) *state.Method {
-		if prev != nil {
-			st.History = prev.History
-		}
-		st.Record(historyKind, time.Now())
-		return st
-	})
-	h.warnState(ctx, err)
+// jobEvents turns a job's events into what the editor shows.
+type jobEvents struct {
+	h    *Handler
+	job  *jobs.Job
+	p    *progress
+	snap *methodSnapshot
 }
 
-// runAnalyze is mutation analysis of the method: with every rule mutant and the project's
-// tests (analyzeMutants), or with carried mutants and the method's generated suite (on save).
-func (h *Handler) runAnalyze(j *jobs.Job, snap *methodSnapshot, prev *state.Method, historyKind string) {
-	ctx := j.Context()
-	s := h.Settings()
-	message := "mutation analysis with the existing tests"
-	if prev != nil {
-		message = "on save: mutation analysis of the changed method"
-	}
-	p := h.beginProgress(ctx, j, snap.title(), message, true)
-	var err error
-	defer func() { p.endWith(j, err) }()
-	warm, err := h.project(ctx, p, snap, s)
-	if err != nil {
+func (e *jobEvents) Progress(ev loop.Event) { e.p.event(ev) }
+
+// Verdicts become the method's diagnostics; a job replaced by a newer one on the method
+// leaves them to it.
+func (e *jobEvents) Verdicts(v app.Verdicts) {
+	if errors.Is(context.Cause(e.job.Context()), jobs.ErrReplaced) {
 		return
 	}
-	if prev == nil {
-		h.results.remove(snap.uri, snap.key())
-		h.results.publish(snap.uri)
+	if v.Update {
+		e.h.results.update(e.snap.uri, e.snap.key(), v.Mutants)
+	} else {
+		e.h.results.set(&methodResult{
+			key: e.snap.key(), uri: e.snap.uri, moduleRoot: e.snap.moduleRoot, class: e.snap.method.Class, query: e.snap.method.Query,
+			name: e.snap.method.Name(), survivors: survivorsOf(v.Mutants), covering: v.Covering, possibleBugs: shortNames(v.FailingOnOriginal),
+		})
 	}
-	target := snap.target()
-	opts := loop.AnalyzeOptions{}
-	kind := state.KindAnalyze
-	if prev != nil {
-		kind = prev.Kind
-		opts.Mutants = loop.CarryMutants(target, prev.Report.Mutants, prev.MethodText)
-		if prev.Kind == state.KindGenerate {
-			opts.GeneratedClass, opts.GeneratedSource = h.generatedSuite(warm, snap, prev)
-		}
-	}
-	a, runErr := loop.AnalyzeSuite(ctx, warm.Project, target, opts, s.LoopConfig(), p.event)
-	if runErr != nil {
-		err = jobErr(j, runErr)
-		if a != nil && len(a.Report.Mutants) > 0 && !errors.Is(err, jobs.ErrReplaced) {
-			h.show(snap, a.Report.Mutants, jobs.Covering(a.Baseline, a.Report.Mutants), nil)
-		}
-		return
-	}
-	rep := a.Report
-	if prev != nil && prev.Report != nil {
-		rep.Tests.Methods = prev.Report.Tests.Methods
-		if rep.Tests.File == nil {
-			rep.Tests.File = prev.Report.Tests.File
-		}
-	}
-	cover := jobs.Covering(a.Baseline, rep.Mutants)
-	h.show(snap, rep.Mutants, cover, shortNames(rep.Tests.FailingOnOriginal))
-	h.saveState(ctx, snap, kind, historyKind, rep, cover)
-	p.summary = summary(rep)
+	e.h.results.publish(e.snap.uri)
 }
 
-// generatedSuite is the generated class's name and text for an on-save analysis: the open
-// buffer or the file on disk when it carries the marker, else the suite kept in the state.
-func (h *Handler) generatedSuite(warm *jobs.Warm, snap *methodSnapshot, prev *state.Method) (string, string) {
-	pkg := ""
-	if i := strings.LastIndexByte(snap.method.TopLevelClass, '.'); i >= 0 {
-		pkg = snap.method.TopLevelClass[:i]
+// Suite becomes a workspace edit of the test file.
+func (e *jobEvents) Suite(ctx context.Context, f app.SuiteFile) error {
+	return e.h.applyTestFile(ctx, f)
+}
+
+// Warning becomes a window/showMessage.
+func (e *jobEvents) Warning(w app.Warning) { e.h.warn(w) }
+
+// warn logs a warning and shows it to the user.
+func (h *Handler) warn(w app.Warning) {
+	h.logger.Info("warning", zap.String("message", w.Message))
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(h.session.Background()), 30*time.Second)
+	defer cancel()
+	if err := h.session.Client().ShowMessage(ctx, protocol.MessageTypeWarning, "AdverTest: "+w.Message); err != nil {
+		h.logger.Debug("showMessage", zap.Error(err))
 	}
-	simple := loop.TestClassName(snap.method.TopLevelClass)
-	class := simple
-	if pkg != "" {
-		class = pkg + "." + simple
-	}
-	path := warm.TestFileFor(pkg, simple)
-	if doc, ok := h.session.Documents().Get(fileURI(path)); ok {
-		if text := doc.Text(); loop.HasMarker(text) {
-			return class, string(text)
-		}
-	}
-	if data, err := readFile(path); err == nil && loop.HasMarker(data) {
-		return class, string(data)
-	}
-	if prev.Report.Tests.Source == "" {
-		return "", ""
-	}
-	return class, prev.Report.Tests.Source
 }
 
 // shortNames turns Class.method test names into ClassSimple.method.
@@ -242,80 +243,3 @@ func shortNames(tests []string) []string {
 	}
 	return out
 }
-
-// runGenerate plays the adversarial game on the method, or with prev (on save) one more T and
-// M exchange from the method's state, and offers the suite as an edit.
-func (h *Handler) runGenerate(j *jobs.Job, snap *methodSnapshot, historyKind string, prev *state.Method) {
-	ctx := j.Context()
-	s := h.Settings()
-	message := "generating adversarial tests"
-	if prev != nil {
-		message = "on save: one more round of T and M"
-	}
-	p := h.beginProgress(ctx, j, snap.title(), message, false)
-	var err error
-	defer func() { p.endWith(j, err) }()
-	warm, err := h.project(ctx, p, snap, s)
-	if err != nil {
-		return
-	}
-	agents, configure, err := h.agents(ctx, warm, s)
-	if err != nil {
-		return
-	}
-	if prev == nil {
-		h.results.remove(snap.uri, snap.key())
-		h.results.publish(snap.uri)
-	}
-	cfg := s.LoopConfig()
-	configure(&cfg)
-	sink := func(e loop.Event) {
-		p.event(e)
-		if e.Verdicts != nil && j.Context().Err() == nil {
-			h.show(snap, e.Verdicts, nil, nil)
-		}
-	}
-	var (
-		out    *loop.Outcome
-		runErr error
-	)
-	if prev == nil {
-		out, runErr = loop.Run(ctx, warm.Project, snap.target(), cfg, agents, sink)
-	} else {
-		var existing []byte
-		if _, text := h.generatedSuite(warm, snap, prev); text != "" {
-			existing = []byte(text)
-		}
-		out, runErr = loop.Round(ctx, warm.Project, snap.target(), prev.Report.Mutants, prev.MethodText, existing, cfg, agents, sink)
-	}
-	if runErr != nil {
-		err = jobErr(j, runErr)
-		return
-	}
-	rep := out.Report
-	cover := jobs.Covering(out.Baseline, rep.Mutants)
-	h.show(snap, rep.Mutants, cover, shortNames(rep.Tests.FailingOnOriginal))
-	h.saveState(ctx, snap, state.KindGenerate, historyKind, rep, cover)
-	p.summary = summary(rep)
-	if len(out.Suite.Tests) == 0 {
-		p.summary += " · no new test"
-		return
-	}
-	suite := out.Suite
-	editErr := h.applyTestFile(ctx, testFileEdit{
-		path: out.TestFile, text: out.FileText, writable: out.Writable,
-		label: fmt.Sprintf("AdverTest: tests for `%s`", snap.method.Name),
-		merge: func(existing []byte) (string, error) {
-			text, _, err := suite.Merge(existing)
-			return text, err
-		},
-	})
-	if editErr != nil {
-		rel, _ := filepath.Rel(snap.moduleRoot, store(snap).Path(snap.class, snap.query))
-		_ = h.session.Client().ShowMessage(ctx, protocol.MessageTypeWarning,
-			fmt.Sprintf("AdverTest: the tests for `%s` were not written: %v. The suite is kept in %s (tests.source).", snap.method.Name, editErr, rel))
-		p.summary += " · suite kept in .advertest/"
-	}
-}
-
-func store(snap *methodSnapshot) *state.Store { return state.Open(snap.moduleRoot) }

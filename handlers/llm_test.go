@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/advertest/advertest-lsp/buildtools/buildtest"
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 	"github.com/advertest/advertest-lsp/loop/llm/llmtest"
 	"github.com/advertest/advertest-lsp/server/lsptest"
 )
@@ -40,7 +41,13 @@ func TestGenerateWithScriptedLLM(t *testing.T) {
 		t.Fatal(err)
 	}
 	uri := "file://" + srcPath
-	s := startSession(t, module, map[string]any{"agents": "llm", "rounds": 1, "llm": map[string]any{"baseURL": srv.URL, "model": "scripted"}}, editorCaps())
+	// LLM-written code runs in the sandbox; where none can start, only with sandbox.mode off.
+	mode := "auto"
+	if !sandbox.Probe().OK {
+		mode = "off"
+	}
+	s := startSession(t, module, map[string]any{"agents": "llm", "rounds": 1, "sandbox": map[string]any{"mode": mode},
+		"llm": map[string]any{"baseURL": srv.URL, "model": "scripted"}}, editorCaps())
 	openDoc(s.c, uri, "java", string(data))
 	from := s.mark()
 	res := s.command("advertest.generateTests", map[string]any{"uri": uri, "position": map[string]any{"line": 28, "character": 12}})

@@ -3,73 +3,53 @@ package handlers
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"time"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/advertest/advertest-lsp/jobs"
+	"github.com/advertest/advertest-lsp/app"
 	"github.com/advertest/advertest-lsp/loop/state"
 	"github.com/advertest/advertest-lsp/settings"
 )
 
-// statesOf reads the states of a document's methods from its module's .advertest/.
-func statesOf(path string) (root string, states []*state.Method, err error) {
-	root, err = jobs.ModuleRoot(path)
-	if err != nil {
-		return "", nil, err
-	}
-	rel, err := filepath.Rel(root, path)
-	if err != nil {
-		return "", nil, err
-	}
-	states, err = state.Open(root).ForFile(filepath.ToSlash(rel))
-	return root, states, err
-}
+// readStates reads the saved states of a source file's methods (app.States; tests replace it).
+var readStates = app.States
 
-// restoreState publishes the diagnostics kept in .advertest/ for a document just opened.
-func (h *Handler) restoreState(doc documentLike) {
-	path := doc.Path()
+// restoreState publishes the diagnostics kept in .advertest/ for a document just opened. The
+// states are read on a goroutine of their own: didOpen, on the ordered notification
+// goroutine, must not wait for the disk. What a job has published for a method meanwhile
+// wins over the saved state, and a document closed meanwhile gets nothing.
+func (h *Handler) restoreState(uri protocol.DocumentURI, path string) {
 	if path == "" {
 		return
 	}
-	root, states, err := statesOf(path)
-	if err != nil {
-		h.logger.Debug("no state for the document", zap.String("uri", string(doc.URI())), zap.Error(err))
-		if errors.As(err, new(*state.CorruptError)) {
-			h.warnState(h.session.Background(), err)
+	opened := h.results.opened(uri)
+	h.session.Go("restore state", func(context.Context) {
+		root, states, err := readStates(path)
+		if err != nil {
+			h.logger.Debug("no state for the document", zap.String("uri", string(uri)), zap.Error(err))
+			if errors.As(err, new(*state.CorruptError)) {
+				h.warn(app.Warning{Message: err.Error(), Err: err})
+			}
 		}
-	}
-	if len(states) == 0 {
-		return
-	}
-	for _, st := range states {
-		t := st.Report.Target
-		h.results.set(&methodResult{
-			key: root + "\x00" + t.Class + "\x00" + st.Query, uri: doc.URI(), moduleRoot: root,
-			class: t.Class, query: st.Query, name: t.Method,
-			survivors: survivorsOf(st.Report.Mutants), covering: st.Covering,
-			possibleBugs: shortNames(st.Report.Tests.FailingOnOriginal),
-		})
-	}
-	h.results.publish(doc.URI())
-}
-
-// warnState logs and shows a failure to save a method's state, or a warning of a corrupt
-// state file moved aside; nil does nothing.
-func (h *Handler) warnState(ctx context.Context, err error) {
-	if err == nil {
-		return
-	}
-	h.logger.Warn("method state", zap.Error(err))
-	_ = h.session.Client().ShowMessage(ctx, protocol.MessageTypeWarning, "AdverTest: "+err.Error())
-}
-
-// documentLike is what restoreState needs of a document.
-type documentLike interface {
-	Path() string
-	URI() protocol.DocumentURI
+		if len(states) == 0 {
+			return
+		}
+		restored := make([]*methodResult, 0, len(states))
+		for _, st := range states {
+			t := st.Report.Target
+			restored = append(restored, &methodResult{
+				key: methodKey(root, t.Class, st.Query), uri: uri, moduleRoot: root,
+				class: t.Class, query: st.Query, name: t.Method,
+				survivors: survivorsOf(st.Report.Mutants), covering: st.Covering,
+				possibleBugs: shortNames(st.Report.Tests.FailingOnOriginal),
+			})
+		}
+		if h.results.restore(uri, opened, restored) {
+			h.results.publish(uri)
+		}
+	})
 }
 
 // scheduleOnSave runs the on-save rounds of a document after the onSaveDelayMs debounce; a
@@ -105,7 +85,7 @@ func (h *Handler) onSave(uri protocol.DocumentURI) {
 	if !ok {
 		return
 	}
-	_, states, err := statesOf(doc.Path())
+	_, states, err := readStates(doc.Path())
 	if err != nil {
 		h.logger.Debug("on save: reading state", zap.Error(err))
 	}
@@ -115,19 +95,15 @@ func (h *Handler) onSave(uri protocol.DocumentURI) {
 		if err != nil {
 			continue // the method is gone: its diagnostics are hidden already
 		}
-		if snap.method.Text(snap.file.Source()) == st.MethodText {
+		if snap.method.Text() == st.MethodText {
 			continue
 		}
-		st := st
+		key := snap.key() + "\x00onsave"
 		switch mode {
 		case settings.OnSaveRound:
-			h.jobs.Start(snap.key()+"\x00onsave", "onSave:round", h.queued(snap.title(), false), func(j *jobs.Job) {
-				h.runGenerate(j, snap, "onSave:round", st)
-			})
+			h.startPlay(snap, st, "onSave:round", key)
 		case settings.OnSaveAnalyze:
-			h.jobs.Start(snap.key()+"\x00onsave", "onSave:analyze", h.queued(snap.title(), true), func(j *jobs.Job) {
-				h.runAnalyze(j, snap, st, "onSave:analyze")
-			})
+			h.startAnalyze(snap, st, "onSave:analyze", key)
 		}
 	}
 }

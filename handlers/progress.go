@@ -4,17 +4,22 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/advertest/advertest-lsp/app"
 	"github.com/advertest/advertest-lsp/jobs"
 	"github.com/advertest/advertest-lsp/loop"
 )
 
 // progress reports one job to the client: $/progress with a token when the client supports
-// work-done progress, else a window/showMessage at the start and the end.
+// work-done progress, else a window/showMessage at the start and the end. Reports come from
+// the engine's goroutines, which must never wait for the client: each report replaces the one
+// not sent yet, and one goroutine per progress sends the latest (a client that reads slowly
+// sees fewer reports; one that stops reading stalls nothing but that goroutine).
 type progress struct {
 	h     *Handler
 	job   *jobs.Job
@@ -22,9 +27,8 @@ type progress struct {
 	// token is nil when the client has no work-done progress.
 	token *protocol.ProgressToken
 
-	// The fields below are only touched by the job's goroutine (sinks are called from the
-	// engine's goroutines, so report is guarded by mu).
-	mu       chanMutex
+	// mu guards the fields below.
+	mu       sync.Mutex
 	lastMsg  string
 	lastPct  uint32
 	round    int
@@ -33,6 +37,11 @@ type progress struct {
 	score    *float64
 	analysis bool
 	ended    bool
+	// pending is the latest report not sent yet; wake (one slot) tells the sender there is
+	// one, and is closed at the end; sent is closed when the sender has stopped.
+	pending map[string]any
+	wake    chan struct{}
+	sent    chan struct{}
 	// summary is the end's message when the job succeeds.
 	summary string
 }
@@ -43,11 +52,26 @@ func (p *progress) endWith(j *jobs.Job, err error) {
 	p.end(p.summary, err)
 }
 
-// chanMutex is a mutex that a job's sink can take from any goroutine.
-type chanMutex chan struct{}
+// startSender starts the goroutine that sends the reports.
+func (p *progress) startSender() {
+	p.wake, p.sent = make(chan struct{}, 1), make(chan struct{})
+	if !p.h.session.Go("progress "+p.job.ID, func(context.Context) { p.sendReports() }) {
+		close(p.sent)
+	}
+}
 
-func (m chanMutex) Lock()   { m <- struct{}{} }
-func (m chanMutex) Unlock() { <-m }
+func (p *progress) sendReports() {
+	defer close(p.sent)
+	for range p.wake {
+		p.mu.Lock()
+		value := p.pending
+		p.pending = nil
+		p.mu.Unlock()
+		if value != nil {
+			_ = p.h.session.Client().Progress(context.Background(), *p.token, value)
+		}
+	}
+}
 
 // queued returns the callback for a job that must wait for a free slot: its progress
 // begins at once, saying so, and the job takes it over when it runs.
@@ -71,7 +95,7 @@ func (h *Handler) beginProgress(ctx context.Context, job *jobs.Job, title, messa
 		pending.report(message, 0)
 		return pending
 	}
-	p := &progress{h: h, job: job, title: title, mu: make(chanMutex, 1), analysis: analysis}
+	p := &progress{h: h, job: job, title: title, analysis: analysis}
 	// A job cancelled before it ran still begins and ends its progress: the client's
 	// answers must not depend on the job's context.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
@@ -90,6 +114,7 @@ func (h *Handler) beginProgress(ctx context.Context, job *jobs.Job, title, messa
 			_ = client.Progress(ctx, *token, map[string]any{
 				"kind": "begin", "title": title, "cancellable": true, "message": message, "percentage": 0,
 			})
+			p.startSender()
 			return p
 		}
 	}
@@ -97,7 +122,8 @@ func (h *Handler) beginProgress(ctx context.Context, job *jobs.Job, title, messa
 	return p
 }
 
-// report sends a report when the message or the percentage changed.
+// report has a report sent when the message or the percentage changed; it never waits for
+// the client.
 func (p *progress) report(msg string, pct int) {
 	if pct < 0 {
 		pct = 0
@@ -114,9 +140,11 @@ func (p *progress) report(msg string, pct int) {
 		pct = int(p.lastPct) // percentages never go back
 	}
 	p.lastMsg, p.lastPct = msg, uint32(pct)
-	_ = p.h.session.Client().Progress(context.Background(), *p.token, map[string]any{
-		"kind": "report", "cancellable": true, "message": msg, "percentage": pct,
-	})
+	p.pending = map[string]any{"kind": "report", "cancellable": true, "message": msg, "percentage": pct}
+	select {
+	case p.wake <- struct{}{}:
+	default: // the sender has been told already: it sends the latest
+	}
 }
 
 // event turns a loop event into a report: "round 3/5 · evaluating 7/14 · 14 mutants · score 64%".
@@ -139,6 +167,9 @@ func (p *progress) event(e loop.Event) {
 	switch e.Phase {
 	case loop.PhaseProject:
 		step = "loading the project"
+		if e.Message != "" {
+			step = e.Message
+		}
 	case loop.PhaseTests:
 		step = "T writes tests"
 		if e.Total > 0 {
@@ -181,14 +212,20 @@ func (p *progress) end(summary string, err error) {
 		return
 	}
 	p.ended = true
+	if p.wake != nil {
+		close(p.wake)
+	}
 	p.mu.Unlock()
+	if p.sent != nil {
+		<-p.sent // the end comes after every report
+	}
 	msg := summary
 	typ := protocol.MessageTypeInfo
 	switch {
 	case err == nil:
 	case errors.Is(err, jobs.ErrReplaced):
 		msg = "canceled: replaced by a newer run"
-	case errors.Is(err, context.Canceled) || errors.Is(err, jobs.ErrCancelled) || errors.Is(err, jobs.ErrClosed):
+	case errors.Is(err, context.Canceled) || errors.Is(err, jobs.ErrCancelled) || errors.Is(err, app.ErrClosed):
 		msg = "canceled"
 	default:
 		msg = "failed: " + err.Error()

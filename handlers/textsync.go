@@ -17,7 +17,7 @@ func (h *Handler) DidOpen(_ context.Context, params *protocol.DidOpenTextDocumen
 	h.logger.Debug("didOpen", zap.String("uri", string(item.URI)), zap.Int32("version", item.Version),
 		zap.Bool("java", doc.IsJava()), zap.Int("bytes", len(item.Text)))
 	if doc.IsJava() {
-		h.restoreState(doc)
+		h.restoreState(doc.URI(), doc.Path())
 	}
 	return nil
 }

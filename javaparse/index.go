@@ -177,13 +177,8 @@ func (x *indexer) pkg(n *sitter.Node) {
 
 // typeDecl indexes a named type declaration (member, top-level or local).
 func (x *indexer) typeDecl(n *sitter.Node, encl *classInfo) {
-	ci := newClassInfo(capture{what: "type", node: n, start: int(n.StartByte()), end: int(n.EndByte())}, encl, x.src)
+	ci := x.class("type", n, encl)
 	if ci == nil {
-		return
-	}
-	x.ix.classes = append(x.ix.classes, ci)
-	if x.counting {
-		x.counted(ci)
 		return
 	}
 	for i := 0; i < int(n.ChildCount()); i++ {
@@ -271,16 +266,24 @@ func (x *indexer) enumConstant(n *sitter.Node, ci *classInfo) {
 }
 
 func (x *indexer) anonymous(body *sitter.Node, encl *classInfo) {
-	ci := newClassInfo(capture{what: "anon", node: body, start: int(body.StartByte()), end: int(body.EndByte())}, encl, x.src)
+	if ci := x.class("anon", body, encl); ci != nil {
+		x.typeBody(body, ci)
+	}
+}
+
+// class indexes the class that node n declares (what: "type" or "anon") and returns it for
+// its members to be indexed; nil when it is not a class, or when only classes are counted.
+func (x *indexer) class(what string, n *sitter.Node, encl *classInfo) *classInfo {
+	ci := newClassInfo(capture{what: what, node: n, start: int(n.StartByte()), end: int(n.EndByte())}, encl, x.src)
 	if ci == nil {
-		return
+		return nil
 	}
 	x.ix.classes = append(x.ix.classes, ci)
 	if x.counting {
 		x.counted(ci)
-		return
+		return nil
 	}
-	x.typeBody(body, ci)
+	return ci
 }
 
 // nested indexes the anonymous and local classes inside n (an error-free

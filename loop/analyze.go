@@ -5,18 +5,16 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/advertest/advertest-lsp/buildtools"
-	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/loop/engine"
 	"github.com/advertest/advertest-lsp/loop/mutants"
 	"github.com/advertest/advertest-lsp/loop/report"
 )
 
 // Analyze is the mutation analysis behind `advertest mutate` and the server's analyzeMutants:
-// the rule-based mutants of the method (every operator, on every line of it) played against
-// the project's existing tests, with no generation. When ctx is cancelled it returns the
-// partial report together with ctx's error.
-func Analyze(ctx context.Context, proj *buildtools.Project, t *Target, cfg Config, sink EventSink) (*report.Report, error) {
+// the rule-based mutants of the method (the operators of cfg.Operators, on every line of it)
+// played against the project's existing tests, with no generation. When ctx is cancelled it
+// returns the partial report together with ctx's error.
+func Analyze(ctx context.Context, proj Project, t *Target, cfg Config, sink EventSink) (*report.Report, error) {
 	a, err := AnalyzeSuite(ctx, proj, t, AnalyzeOptions{}, cfg, sink)
 	return a.Report, err
 }
@@ -31,11 +29,16 @@ func (t *Target) Subject() engine.Subject {
 	}
 }
 
-// AllRuleMutants is every rule-based mutant of the method: the default group and the strong
-// operators, on every line.
-func AllRuleMutants(t *Target) []mutants.Mutant {
-	ms := mutants.Generate(t.Parsed, t.Method, mutants.Options{})
-	return dedupeMutants(append(ms, mutants.Generate(t.Parsed, t.Method, mutants.Options{Strong: true})...))
+// AllRuleMutants is every rule-based mutant of the method that the operators sel allow (the
+// zero Selection: every operator), of the default and the strong group, on every line.
+func AllRuleMutants(t *Target, sel mutants.Selection) []mutants.Mutant {
+	return ruleMutants(t, sel, nil)
+}
+
+// ruleMutants is the mutants of both groups of sel on lines (nil: every line of the method).
+func ruleMutants(t *Target, sel mutants.Selection, lines []int) []mutants.Mutant {
+	ms := mutants.Generate(t.Parsed, t.Method, mutants.Options{Lines: lines, Operators: sel})
+	return dedupeMutants(append(ms, mutants.Generate(t.Parsed, t.Method, mutants.Options{Strong: true, Lines: lines, Operators: sel})...))
 }
 
 func dedupeMutants(ms []mutants.Mutant) []mutants.Mutant {
@@ -52,10 +55,10 @@ func dedupeMutants(ms []mutants.Mutant) []mutants.Mutant {
 }
 
 // ClassTests turns test class names into suite entries that stand for every test of a class.
-func ClassTests(classes []string) []harness.TestID {
-	ids := make([]harness.TestID, len(classes))
+func ClassTests(classes []string) []engine.TestID {
+	ids := make([]engine.TestID, len(classes))
 	for i, c := range classes {
-		ids[i] = harness.TestID{Class: c}
+		ids[i] = engine.TestID{Class: c}
 	}
 	return ids
 }

@@ -3,6 +3,7 @@ package loop
 import (
 	"time"
 
+	"github.com/advertest/advertest-lsp/loop/mutants"
 	"github.com/advertest/advertest-lsp/loop/report"
 	"github.com/advertest/advertest-lsp/settings/schema"
 )
@@ -49,8 +50,6 @@ type Config struct {
 	Budget func() error
 	// Usage, when set, gives the LLM figures for the report.
 	Usage func() report.LLM
-	// CacheDir holds the compiled worker and the project models ("" = the user's cache dir).
-	CacheDir string
 }
 
 // DefaultConfig returns the settings table's defaults (the environment plays no part in them).
@@ -59,7 +58,7 @@ func DefaultConfig() Config {
 }
 
 // ConfigFrom is the part of the settings v a run needs; the hooks (TimeLimit, Budget, Usage)
-// and CacheDir are the caller's to add.
+// are the caller's to add.
 func ConfigFrom(v schema.Values) Config {
 	return Config{
 		Rounds:                v.Rounds,
@@ -76,6 +75,15 @@ func ConfigFrom(v schema.Values) Config {
 		SandboxMode:           v.SandboxMode,
 		SandboxEnv:            append([]string(nil), v.SandboxEnv...),
 	}
+}
+
+// Selection is the operators the rule-based mutants may use (mutants.Select of Operators;
+// none given: every operator).
+func (c Config) Selection() (mutants.Selection, error) {
+	if len(c.Operators) == 0 {
+		return mutants.Selection{}, nil
+	}
+	return mutants.Select(c.Operators)
 }
 
 // EffectiveRounds is Rounds made odd (T has the last move) and at least 1.

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/advertest/advertest-lsp/buildtools"
-	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/loop/agent"
 	"github.com/advertest/advertest-lsp/loop/engine"
 	"github.com/advertest/advertest-lsp/loop/mutants"
@@ -20,7 +18,8 @@ import (
 
 // AnalyzeOptions say what AnalyzeSuite plays.
 type AnalyzeOptions struct {
-	// Mutants are evaluated; nil means every rule-based mutant of the method (as Analyze).
+	// Mutants are evaluated; nil means every rule-based mutant of the method that the
+	// configuration's operators allow (as Analyze).
 	Mutants []mutants.Mutant
 	// GeneratedClass and GeneratedSource are the generated test class (its binary name and
 	// source) that joins the project's tests; an empty GeneratedClass means none.
@@ -36,34 +35,32 @@ type Analysis struct {
 
 // AnalyzeSuite is Analyze with a chosen mutant set and the generated suite in the game. When
 // ctx is cancelled it returns the partial analysis together with ctx's error.
-func AnalyzeSuite(ctx context.Context, proj *buildtools.Project, t *Target, opts AnalyzeOptions, cfg Config, sink EventSink) (*Analysis, error) {
+func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOptions, cfg Config, sink EventSink) (*Analysis, error) {
 	start := time.Now()
-	rep := &report.Report{Target: t.ReportTarget(proj.Module.Root)}
+	rep := &report.Report{Target: t.ReportTarget(proj.ModuleRoot())}
 	out := &Analysis{Report: rep}
-	subj := t.Subject()
-	generated := harness.Source{ClassName: opts.GeneratedClass, Text: opts.GeneratedSource}
-	var suite engine.Suite
-	for _, c := range proj.TestClasses {
-		if c != generated.ClassName {
-			suite.Tests = append(suite.Tests, harness.TestID{Class: c})
+	ms := opts.Mutants
+	if ms == nil {
+		sel, err := cfg.Selection()
+		if err != nil {
+			return out, err
 		}
+		ms = AllRuleMutants(t, sel)
 	}
+	subj := t.Subject()
+	generated := engine.Source{ClassName: opts.GeneratedClass, Text: opts.GeneratedSource}
+	suite := engine.Suite{Tests: projectSuite(proj, generated.ClassName)}
 	if generated.ClassName != "" {
-		suite.Tests = append(suite.Tests, harness.TestID{Class: generated.ClassName})
-		suite.Extra = []harness.Source{generated}
-		rel := ""
-		if f := proj.Module.TestFileFor(packageOf(generated.ClassName), simpleName(generated.ClassName)); f != "" {
-			if r, err := proj.Module.RelPath(f); err == nil {
-				rel = r
-			}
-		}
+		suite.Tests = append(suite.Tests, engine.TestID{Class: generated.ClassName})
+		suite.Extra = []engine.Source{generated}
+		rel := relPath(proj, proj.TestFileFor(packageOf(generated.ClassName), simpleName(generated.ClassName)))
 		rep.Tests = report.Tests{File: &rel, Source: generated.Text}
 	}
 	if len(suite.Tests) == 0 {
 		rep.Warnings = append(rep.Warnings, "the module has no test classes: every mutant survives")
 	}
 	sink.emit(Event{Phase: PhaseBaseline, Message: "running the suite on the original"})
-	base, err := engine.RunBaseline(ctx, proj.Pool, subj, suite)
+	base, err := engine.RunBaseline(ctx, proj, subj, suite)
 	if err != nil {
 		return out, fmt.Errorf("baseline of %s: %w", rep.Target.Method, err)
 	}
@@ -76,12 +73,8 @@ func AnalyzeSuite(ctx context.Context, proj *buildtools.Project, t *Target, opts
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("test %s fails on the original: it cannot kill mutants (%s)", id, firstLine(base.Results[id].Message)))
 		}
 	}
-	ms := opts.Mutants
-	if ms == nil {
-		ms = AllRuleMutants(t)
-	}
 	sink.emit(Event{Phase: PhaseMutants, Agent: "M", Mutants: len(ms), Message: fmt.Sprintf("%d mutants", len(ms))})
-	verdicts, stats, evalErr := engine.Evaluate(ctx, proj.Pool, subj, suite, base, ms, engine.Options{
+	verdicts, stats, evalErr := engine.Evaluate(ctx, proj, subj, suite, base, ms, engine.Options{
 		Parallelism:     workers(cfg),
 		TimeoutFactor:   cfg.MutantTimeoutFactor,
 		TimeoutConstant: cfg.MutantTimeoutConstant,
@@ -90,9 +83,8 @@ func AnalyzeSuite(ctx context.Context, proj *buildtools.Project, t *Target, opts
 		},
 	})
 	rep.Mutants = verdicts
-	rep.MutationScore = report.Score(verdicts)
-	rep.LineCoverage = base.LineCoverage
-	rep.BranchCoverage = base.BranchCoverage
+	base.Describe(rep)
+	rep.Rescore()
 	rep.Rounds = []report.Round{{Index: 0, Agent: "M", MutationScore: rep.MutationScore,
 		LineCoverage: base.LineCoverage, BranchCoverage: base.BranchCoverage, Mutants: len(verdicts), Tests: len(base.Results)}}
 	rep.Timing.MutantsEvaluated = stats.Mutants
@@ -108,9 +100,9 @@ func AnalyzeSuite(ctx context.Context, proj *buildtools.Project, t *Target, opts
 }
 
 // CarryMutants takes a method's known mutants across an edit of it: each is moved to the line
-// that now holds its original text (dropped when none does), and the rule-based operators add
-// new mutants on the lines whose text is new (not a line of oldMethodText).
-func CarryMutants(t *Target, known []report.Mutant, oldMethodText string) []mutants.Mutant {
+// that now holds its original text (dropped when none does), and the rule-based operators sel
+// allows add new mutants on the lines whose text is new (not a line of oldMethodText).
+func CarryMutants(t *Target, known []report.Mutant, oldMethodText string, sel mutants.Selection) []mutants.Mutant {
 	old := map[string]bool{}
 	for _, l := range strings.Split(oldMethodText, "\n") {
 		old[strings.TrimSpace(l)] = true
@@ -131,8 +123,7 @@ func CarryMutants(t *Target, known []report.Mutant, oldMethodText string) []muta
 		}
 	}
 	if len(changed) > 0 {
-		out = append(out, mutants.Generate(t.Parsed, t.Method, mutants.Options{Lines: changed})...)
-		out = append(out, mutants.Generate(t.Parsed, t.Method, mutants.Options{Strong: true, Lines: changed})...)
+		out = append(out, ruleMutants(t, sel, changed)...)
 	}
 	return dedupeMutants(out)
 }
@@ -151,13 +142,15 @@ type Kill struct {
 	Writable bool
 	// Class is the generated class's binary name.
 	Class string
+	// Suite holds the confirmed tests (Tests), to merge into a newer text of the test file.
+	Suite *Suite
 }
 
 // KillMutant plays one T turn against m: T writes tests meant to pass on the original and fail
 // on m; those that compile and pass on the original are run against m, and only the ones
 // that kill it are kept. existing is the generated test file's current text (an editor's
 // buffer; nil: read from disk).
-func KillMutant(ctx context.Context, proj *buildtools.Project, t *Target, m mutants.Mutant, tAgent agent.TestAgent, existing []byte, cfg Config) (*Kill, error) {
+func KillMutant(ctx context.Context, proj Project, t *Target, m mutants.Mutant, tAgent agent.TestAgent, existing []byte, cfg Config) (*Kill, error) {
 	g, err := newGame(proj, t, cfg, Agents{T: tAgent}, nil)
 	if err != nil {
 		return nil, err
@@ -177,9 +170,9 @@ func KillMutant(ctx context.Context, proj *buildtools.Project, t *Target, m muta
 		Operator: m.Operator, Description: m.Description, Status: report.Survived, KilledBy: []string{}}
 	if len(g.suite.Tests) > 0 {
 		// Only the new tests play: the confirmation must not lean on other tests.
-		gen := harness.Source{ClassName: g.suite.BinaryName(), Text: g.suite.Source()}
-		suite := engine.Suite{Tests: []harness.TestID{{Class: gen.ClassName}}, Extra: []harness.Source{gen}}
-		base, err := engine.RunBaseline(ctx, proj.Pool, t.Subject(), suite)
+		gen := engine.Source{ClassName: g.suite.BinaryName(), Text: g.suite.Source()}
+		suite := engine.Suite{Tests: []engine.TestID{{Class: gen.ClassName}}, Extra: []engine.Source{gen}}
+		base, err := engine.RunBaseline(ctx, proj, t.Subject(), suite)
 		if err != nil {
 			return nil, err
 		}
@@ -190,13 +183,13 @@ func KillMutant(ctx context.Context, proj *buildtools.Project, t *Target, m muta
 		g.suite.Remove(failing...)
 		if len(g.suite.Tests) > 0 {
 			gen.Text = g.suite.Source()
-			suite.Extra = []harness.Source{gen}
+			suite.Extra = []engine.Source{gen}
 			if len(failing) > 0 {
-				if base, err = engine.RunBaseline(ctx, proj.Pool, t.Subject(), suite); err != nil {
+				if base, err = engine.RunBaseline(ctx, proj, t.Subject(), suite); err != nil {
 					return nil, err
 				}
 			}
-			vs, _, err := engine.Evaluate(ctx, proj.Pool, t.Subject(), suite, base, []mutants.Mutant{m}, engine.Options{
+			vs, _, err := engine.Evaluate(ctx, proj, t.Subject(), suite, base, []mutants.Mutant{m}, engine.Options{
 				TimeoutFactor: cfg.MutantTimeoutFactor, TimeoutConstant: cfg.MutantTimeoutConstant})
 			if err != nil {
 				return nil, err
@@ -223,7 +216,7 @@ func KillMutant(ctx context.Context, proj *buildtools.Project, t *Target, m muta
 		g.suite.Tests = nil
 	}
 	out := g.outcome()
-	kill.FileText, kill.Writable = out.FileText, out.Writable
+	kill.FileText, kill.Writable, kill.Suite = out.FileText, out.Writable, g.suite
 	return kill, nil
 }
 
@@ -243,8 +236,12 @@ func simpleName(binary string) string { return binary[strings.LastIndexByte(bina
 // file and T's new tests) gives the verdicts. existing is the generated test file's text (an
 // editor's buffer; nil: read from disk). When ctx is cancelled it returns the partial outcome
 // together with ctx's error.
-func Round(ctx context.Context, proj *buildtools.Project, t *Target, known []report.Mutant, oldMethodText string, existing []byte, cfg Config, agents Agents, sink EventSink) (*Outcome, error) {
+func Round(ctx context.Context, proj Project, t *Target, known []report.Mutant, oldMethodText string, existing []byte, cfg Config, agents Agents, sink EventSink) (*Outcome, error) {
 	start := time.Now()
+	sel, err := cfg.Selection()
+	if err != nil {
+		return nil, err
+	}
 	g, err := newGame(proj, t, cfg, agents, sink)
 	if err != nil {
 		return nil, err
@@ -256,7 +253,7 @@ func Round(ctx context.Context, proj *buildtools.Project, t *Target, known []rep
 	for _, k := range known {
 		survived[k.ID] = k.Status == report.Survived
 	}
-	g.addMutants(CarryMutants(t, known, oldMethodText))
+	g.addMutants(CarryMutants(t, known, oldMethodText, sel))
 	for _, m := range g.pool {
 		if survived[m.ID] {
 			g.verdicts[m.ID] = report.Mutant{ID: m.ID, Line: m.Line, Original: m.Original, Mutated: m.Mutated, Status: report.Survived}

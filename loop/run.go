@@ -10,13 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/advertest/advertest-lsp/buildtools"
-	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/loop/agent"
 	"github.com/advertest/advertest-lsp/loop/engine"
 	"github.com/advertest/advertest-lsp/loop/mutants"
-	"github.com/advertest/advertest-lsp/loop/offline"
 	"github.com/advertest/advertest-lsp/loop/report"
 )
 
@@ -49,7 +46,7 @@ type Outcome struct {
 
 // game is the state of one run of Algorithm 2.
 type game struct {
-	proj    *buildtools.Project
+	proj    Project
 	target  *Target
 	cfg     Config
 	agents  Agents
@@ -75,7 +72,7 @@ type game struct {
 // against each surviving mutant) and M (mutants on uncovered lines and the survivors' lines),
 // T last, each followed by an evaluation; the last evaluation is the report's. When ctx is
 // cancelled it returns the partial outcome together with ctx's error.
-func Run(ctx context.Context, proj *buildtools.Project, t *Target, cfg Config, agents Agents, sink EventSink) (*Outcome, error) {
+func Run(ctx context.Context, proj Project, t *Target, cfg Config, agents Agents, sink EventSink) (*Outcome, error) {
 	start := time.Now()
 	g, err := newGame(proj, t, cfg, agents, sink)
 	if err != nil {
@@ -89,22 +86,19 @@ func Run(ctx context.Context, proj *buildtools.Project, t *Target, cfg Config, a
 	return out, err
 }
 
-func newGame(proj *buildtools.Project, t *Target, cfg Config, agents Agents, sink EventSink) (*game, error) {
+func newGame(proj Project, t *Target, cfg Config, agents Agents, sink EventSink) (*game, error) {
 	pctx := t.Parsed.Context(t.Method)
-	junit := proj.Module.JUnit
-	if junit == 0 {
-		junit = proj.Pool.JUnitVersion()
-	}
+	junit := proj.JUnitVersion()
 	className := TestClassName(t.Method.TopLevelClass)
 	g := &game{
 		proj: proj, target: t, cfg: cfg, agents: agents, sink: sink,
 		subject: &agent.Subject{
 			File: t.File, Source: t.Source, Parsed: t.Parsed, Method: t.Method, Context: pctx,
-			JUnit: junit, MockitoVersion: proj.Module.MockitoVersion, TestClassName: className,
+			JUnit: junit, MockitoVersion: proj.MockitoVersion(), TestClassName: className,
 		},
 		suite:    &Suite{Package: pctx.Package, ClassName: className, JUnit: junit},
 		verdicts: map[string]report.Mutant{},
-		rep:      &report.Report{Target: t.ReportTarget(proj.Module.Root)},
+		rep:      &report.Report{Target: t.ReportTarget(proj.ModuleRoot())},
 	}
 	if b, err := os.ReadFile(g.testFile()); err == nil {
 		if HasMarker(b) {
@@ -117,16 +111,10 @@ func newGame(proj *buildtools.Project, t *Target, cfg Config, agents Agents, sin
 }
 
 func (g *game) testFile() string {
-	return g.proj.Module.TestFileFor(g.suite.Package, g.suite.ClassName)
+	return g.proj.TestFileFor(g.suite.Package, g.suite.ClassName)
 }
 
-func (g *game) relTestFile() string {
-	rel, err := g.proj.Module.RelPath(g.testFile())
-	if err != nil {
-		return g.testFile()
-	}
-	return rel
-}
+func (g *game) relTestFile() string { return relPath(g.proj, g.testFile()) }
 
 func (g *game) warn(msg string) { g.rep.Warnings = append(g.rep.Warnings, msg) }
 
@@ -202,8 +190,7 @@ func (g *game) play(ctx context.Context) error {
 // agentCannot records an agent's refusal (a method it cannot drive) as a warning; it reports
 // whether err was such a refusal.
 func (g *game) agentCannot(err error) bool {
-	var u *offline.UnsupportedError
-	if errors.As(err, &u) {
+	if errors.Is(err, agent.ErrCannotDrive) {
 		g.warn("the test agent cannot drive this method: " + err.Error())
 		return true
 	}
@@ -291,17 +278,12 @@ func (g *game) generatedSource() string {
 
 // suiteForRuns is the project's tests plus the generated class.
 func (g *game) suiteForRuns() engine.Suite {
-	var tests []harness.TestID
 	gen := g.suite.BinaryName()
-	for _, c := range g.proj.TestClasses {
-		if c != gen { // the generated file on disk runs as part of the in-memory class
-			tests = append(tests, harness.TestID{Class: c})
-		}
-	}
-	s := engine.Suite{Tests: tests}
+	// The generated file on disk runs as part of the in-memory class.
+	s := engine.Suite{Tests: projectSuite(g.proj, gen)}
 	if len(g.suite.Tests) > 0 || g.existingText != nil {
-		s.Tests = append(s.Tests, harness.TestID{Class: gen})
-		s.Extra = []harness.Source{{ClassName: gen, Text: g.generatedSource()}}
+		s.Tests = append(s.Tests, engine.TestID{Class: gen})
+		s.Extra = []engine.Source{{ClassName: gen, Text: g.generatedSource()}}
 	}
 	return s
 }
@@ -313,10 +295,10 @@ func (g *game) addTests(ctx context.Context, tests []agent.Test) error {
 	if len(kept) == 0 {
 		return nil
 	}
-	subject := harness.Source{ClassName: g.target.Method.TopLevelClass, Text: string(g.target.Source)}
+	subject := engine.Source{ClassName: g.target.Method.TopLevelClass, Text: string(g.target.Source)}
 	for attempt := 0; attempt < len(kept)+1; attempt++ {
-		gen := harness.Source{ClassName: g.suite.BinaryName(), Text: g.generatedSource()}
-		cr, err := g.proj.Pool.Compile(ctx, []harness.Source{subject, gen})
+		gen := engine.Source{ClassName: g.suite.BinaryName(), Text: g.generatedSource()}
+		cr, err := g.proj.Compile(ctx, []engine.Source{subject, gen})
 		if err != nil {
 			return fmt.Errorf("compiling the generated tests: %w", err)
 		}
@@ -386,7 +368,7 @@ func (g *game) evaluate(ctx context.Context, round int, agentName string, rounds
 	suite := g.suiteForRuns()
 	subj := g.target.Subject()
 	g.sink.emit(Event{Phase: PhaseBaseline, Round: round, Rounds: rounds, Agent: agentName, Message: "running the suite on the original"})
-	base, err := engine.RunBaseline(ctx, g.proj.Pool, subj, suite)
+	base, err := engine.RunBaseline(ctx, g.proj, subj, suite)
 	if err != nil {
 		return fmt.Errorf("running the suite on the original: %w", err)
 	}
@@ -399,7 +381,7 @@ func (g *game) evaluate(ctx context.Context, round int, agentName string, rounds
 			todo = append(todo, m)
 		}
 	}
-	verdicts, st, err := engine.Evaluate(ctx, g.proj.Pool, subj, suite, base, todo, engine.Options{
+	verdicts, st, err := engine.Evaluate(ctx, g.proj, subj, suite, base, todo, engine.Options{
 		Parallelism:     workers(g.cfg),
 		TimeoutFactor:   g.cfg.MutantTimeoutFactor,
 		TimeoutConstant: g.cfg.MutantTimeoutConstant,
@@ -448,11 +430,10 @@ func (g *game) currentVerdicts() []report.Mutant {
 func (g *game) outcome() *Outcome {
 	rep := g.rep
 	rep.Mutants = g.currentVerdicts()
-	rep.MutationScore = report.Score(rep.Mutants)
 	if g.base != nil {
-		rep.LineCoverage = g.base.LineCoverage
-		rep.BranchCoverage = g.base.BranchCoverage
+		g.base.Describe(rep)
 	}
+	rep.Rescore()
 	rep.Rounds = g.rounds
 	rel := g.relTestFile()
 	source := g.generatedSource()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/loop/agent"
+	"github.com/advertest/advertest-lsp/loop/internal/indent"
 )
 
 // Marker is the first line of every generated test file. A file without it is the user's and
@@ -140,7 +141,7 @@ func (s *Suite) Source() string {
 	fmt.Fprintf(&b, "class %s {\n", s.ClassName)
 	for _, t := range s.Tests {
 		b.WriteString("\n")
-		b.WriteString(indentMethod(t.Source))
+		b.WriteString(indent.Block(t.Source, "    "))
 	}
 	b.WriteString("}\n")
 	return b.String()
@@ -230,7 +231,7 @@ func (s *Suite) Merge(existing []byte) (string, []agent.Test, error) {
 	var body strings.Builder
 	for _, t := range added {
 		body.WriteString("\n")
-		body.WriteString(indentMethod(t.Source))
+		body.WriteString(indent.Block(t.Source, "    "))
 	}
 	// Keep the closing brace on its own line.
 	before := strings.TrimRight(text[:closing], " \t")
@@ -282,31 +283,4 @@ func renameTest(t agent.Test, name string) agent.Test {
 	t.Source = strings.Replace(t.Source, " "+t.Name+"(", " "+name+"(", 1)
 	t.Name = name
 	return t
-}
-
-// indentMethod puts a method's text at one level of indentation (four spaces), keeping its
-// relative indentation, and ends it with a newline.
-func indentMethod(src string) string {
-	lines := strings.Split(strings.Trim(src, "\n"), "\n")
-	minIndent := -1
-	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		n := len(l) - len(strings.TrimLeft(l, " \t"))
-		if minIndent < 0 || n < minIndent {
-			minIndent = n
-		}
-	}
-	var b strings.Builder
-	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			b.WriteString("\n")
-			continue
-		}
-		b.WriteString("    ")
-		b.WriteString(strings.TrimRight(l[min(minIndent, len(l)):], " \t"))
-		b.WriteString("\n")
-	}
-	return b.String()
 }

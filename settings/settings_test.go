@@ -102,6 +102,11 @@ func TestNewSettingsReachTheConfigs(t *testing.T) {
 	if s.ProjectKey() == d.ProjectKey() {
 		t.Errorf("a new heap, sandbox and step budget keep the warm project: %s", s.ProjectKey())
 	}
+	// The variable kept from Maven, Gradle and the workers is the project's too.
+	k, _ := Parse(d, json.RawMessage(`{"llm": {"apiKeyEnv": "MY_KEY"}}`))
+	if k.ProjectKey() == d.ProjectKey() {
+		t.Errorf("another API key variable keeps the warm project")
+	}
 }
 
 func TestParseBadNewSettings(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"strings"
 )
 
-// Exit statuses shared by every subcommand (DESIGN's CLI contract).
+// Exit statuses shared by every subcommand (docs/contracts.md, "Command line").
 const (
 	exitOK          = 0
 	exitFailure     = 1

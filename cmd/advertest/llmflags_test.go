@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"net"
 	"os"
 	"os/exec"
@@ -10,12 +9,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/advertest/advertest-lsp/app"
+	"github.com/advertest/advertest-lsp/buildtools/buildtest"
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 	"github.com/advertest/advertest-lsp/loop/llm/llmtest"
 	"github.com/advertest/advertest-lsp/loop/report"
+	"github.com/advertest/advertest-lsp/settings"
 )
 
-// TestAgentsSelection covers DESIGN's rule for auto and the refusal of --agents llm without
-// a usable configuration (exit 1, before any project is opened).
+// TestAgentsSelection covers the rule for agents auto (docs/settings.md) as the flags set it,
+// and the refusal of --agents llm without a usable configuration (exit 1, before any project
+// is opened). The choice is made in a sandbox (app's tests cover the choice without one).
 func TestAgentsSelection(t *testing.T) {
 	for _, k := range []string{"OPENAI_BASE_URL", "OPENAI_API_KEY", "ADVERTEST_MODEL", "ADVERTEST_KEY_FOR_TEST"} {
 		t.Setenv(k, "")
@@ -46,9 +50,9 @@ func TestAgentsSelection(t *testing.T) {
 			t.Setenv(k, v)
 		}
 		values := parseSettings(t, tc.args...)
-		useLLM, _, err := agentsFor(values)
-		if useLLM != tc.llm || (err != nil) != tc.err {
-			t.Errorf("%q %v: llm %v err %v; want %v, error %v", tc.args, tc.env, useLLM, err, tc.llm, tc.err)
+		choice, err := app.ChooseAgents(settings.Settings{Values: values}, os.Getenv, sandbox.Status{Mode: sandbox.ModeAuto, Kind: sandbox.KindBwrap})
+		if choice.LLM != tc.llm || (err != nil) != tc.err {
+			t.Errorf("%q %v: llm %v err %v; want %v, error %v", tc.args, tc.env, choice.LLM, err, tc.llm, tc.err)
 		}
 		for k := range tc.env {
 			t.Setenv(k, "")
@@ -88,8 +92,13 @@ func TestRunWithScriptedLLM(t *testing.T) {
 	})
 	file := filepath.Join(dir, "calc", "src", "main", "java", "org", "acme", "PriceCalculator.java")
 	jsonPath := filepath.Join(dir, "report.json")
+	// LLM-written code runs in the sandbox; where none can start, only with sandbox.mode off.
+	mode, kind := "auto", "bwrap"
+	if !sandbox.Probe().OK {
+		mode, kind = "off", "none"
+	}
 	code, _, errOut := runCLI("run", file, "--method", "clamp", "--agents", "llm", "--llm-base-url", srv.URL, "--llm-model", "scripted",
-		"--rounds", "1", "--json", jsonPath, "--workers", "1")
+		"--rounds", "1", "--json", jsonPath, "--workers", "1", "--sandbox", mode)
 	if code != 0 {
 		t.Fatalf("status %d:\n%s", code, errOut)
 	}
@@ -107,6 +116,9 @@ func TestRunWithScriptedLLM(t *testing.T) {
 	}
 	if len(rep.Tests.Methods) != 1 || rep.LLM.Requests < 2 || rep.LLM.PromptTokens < 1900 || origins["llm"] != 1 || origins["rule"] == 0 {
 		t.Errorf("report: tests %v, llm %+v, origins %v", rep.Tests.Methods, rep.LLM, origins)
+	}
+	if rep.Sandbox == nil || rep.Sandbox.Kind != kind || rep.Sandbox.Mode != mode {
+		t.Errorf("report: sandbox %+v, want %s under mode %s", rep.Sandbox, kind, mode)
 	}
 	for _, r := range srv.Requests() {
 		if r.Temperature == nil || *r.Temperature != 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,36 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
-
-	"github.com/advertest/advertest-lsp/buildtools"
+	"github.com/advertest/advertest-lsp/app"
 	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/loop/report"
 )
-
-// targetFlags are the flags that every command on a method shares, and the settings.
-type targetFlags struct {
-	method   string
-	jsonPath string
-	logLevel logLevel
-	settings settingsFlags
-}
-
-// register declares the shared flags, the settings' and the command's own shorthands.
-func (f *targetFlags) register(fs *flag.FlagSet, shorthands ...shorthand) {
-	fs.StringVar(&f.method, "method", "", "the method by `NAME` (name, name(int,int), Inner.name, a constructor by its class) when TARGET is a FILE")
-	fs.StringVar(&f.jsonPath, "json", "", "write the report JSON to `PATH` (- for stdout, alone)")
-	f.logLevel = logLevel(zapcore.WarnLevel)
-	fs.Var(&f.logLevel, "log-level", "log `LEVEL` on stderr: debug, info, warn or error")
-	f.settings.register(fs, append([]shorthand{workersFlag, mavenFlag, sandboxFlag}, shorthands...)...)
-}
-
-// usageFail prints a usage error of cmd (a bad setting) and returns its status.
-func usageFail(e *env, cmd string, err error) int {
-	fmt.Fprintf(e.stderr, "advertest %s: %v\n", cmd, err)
-	return exitUsage
-}
 
 func mutateCommand() *command {
 	c := &command{
@@ -69,107 +42,7 @@ func mutateCommand() *command {
 }
 
 func runMutate(ctx context.Context, e *env, tf *targetFlags, arg string) int {
-	values, err := tf.settings.values(os.Getenv)
-	if err != nil {
-		return usageFail(e, "mutate", err)
-	}
-	target, code := resolveTarget(e, tf, arg)
-	if target == nil {
-		return code
-	}
-	log := stderrLogger(e.stderr, zapcore.Level(tf.logLevel))
-	defer func() { _ = log.Sync() }()
-
-	cfg := loop.ConfigFrom(values)
-	progress := newProgress(e.stderr)
-	progress.phase("loading the project and compiling it")
-	proj, err := openProject(ctx, target.File, cfg, log)
-	if err != nil {
-		return failRun(e, "mutate", err)
-	}
-	defer proj.Close()
-
-	rep, err := loop.Analyze(ctx, proj, target, cfg, progress.sink)
-	progress.done()
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return failRun(e, "mutate", err)
-	}
-	interrupted := err != nil
-	printMutateTable(e.stderr, rep, interrupted)
-	if werr := writeReport(e, tf.jsonPath, rep); werr != nil {
-		fmt.Fprintf(e.stderr, "advertest mutate: %v\n", werr)
-		return exitFailure
-	}
-	if interrupted {
-		return exitInterrupted
-	}
-	return exitOK
-}
-
-// resolveTarget turns TARGET and --method into the method, or prints the usage error and
-// returns the exit status.
-func resolveTarget(e *env, tf *targetFlags, arg string) (*loop.Target, int) {
-	file, line, err := loop.SplitFileLine(arg)
-	if err == nil {
-		if line > 0 && tf.method != "" {
-			err = &loop.UsageError{Msg: "give either FILE:LINE or --method NAME, not both"}
-		} else {
-			var t *loop.Target
-			t, err = loop.ResolveTarget(file, line, tf.method)
-			if err == nil {
-				return t, exitOK
-			}
-		}
-	}
-	fmt.Fprintf(e.stderr, "advertest: %v\n", err)
-	if loop.IsUsageError(err) {
-		return nil, exitUsage
-	}
-	return nil, exitFailure
-}
-
-func openProject(ctx context.Context, file string, cfg loop.Config, log *zap.Logger) (*buildtools.Project, error) {
-	loader := buildtools.NewLoader(buildtools.Options{MavenArgs: cfg.MavenArgs, Logger: log, CacheDir: cfg.CacheDir})
-	return buildtools.OpenProject(ctx, loader, file, buildtools.ProjectOptions{
-		Workers:         cfg.Workers,
-		TimeoutFactor:   cfg.MutantTimeoutFactor,
-		TimeoutConstant: cfg.MutantTimeoutConstant,
-		JacocoAgentJar:  cfg.JacocoAgentPath,
-		CacheDir:        cfg.CacheDir,
-		Logger:          log,
-	})
-}
-
-func failRun(e *env, cmd string, err error) int {
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintf(e.stderr, "advertest %s: interrupted\n", cmd)
-		return exitInterrupted
-	}
-	fmt.Fprintf(e.stderr, "advertest %s: %v\n", cmd, err)
-	return exitFailure
-}
-
-// writeReport writes the report JSON: to stdout alone for "-", atomically to a file otherwise.
-func writeReport(e *env, path string, rep *report.Report) error {
-	switch path {
-	case "":
-		return nil
-	case "-":
-		b, err := rep.Marshal()
-		if err != nil {
-			return err
-		}
-		_, err = e.stdout.Write(b)
-		return err
-	default:
-		return rep.WriteFile(path)
-	}
-}
-
-func stderrLogger(w io.Writer, level zapcore.Level) *zap.Logger {
-	cfg := zap.NewDevelopmentEncoderConfig()
-	cfg.EncodeTime = zapcore.ISO8601TimeEncoder
-	return zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(cfg), zapcore.Lock(zapcore.AddSync(w)), level))
+	return onMethod(ctx, e, "mutate", tf, arg, (*app.Core).Analyze, printMutateTable, nil)
 }
 
 func printMutateTable(w io.Writer, rep *report.Report, interrupted bool) {
@@ -232,10 +105,10 @@ func newProgress(w io.Writer) *progress {
 	return p
 }
 
-func (p *progress) phase(msg string) { p.print(msg, true) }
-
 func (p *progress) sink(ev loop.Event) {
 	switch ev.Phase {
+	case loop.PhaseProject:
+		p.print(ev.Message, true)
 	case loop.PhaseEvaluate:
 		msg := fmt.Sprintf("evaluating mutants %d/%d", ev.Done, ev.Total)
 		p.print(msg, ev.Done == ev.Total)
@@ -271,8 +144,11 @@ func (p *progress) print(msg string, important bool) {
 	fmt.Fprintln(p.w, msg)
 }
 
-func (p *progress) done() {
+// clear takes a terminal's progress line away before another line is printed.
+func (p *progress) clear() {
 	if p.tty {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 }
+
+func (p *progress) done() { p.clear() }

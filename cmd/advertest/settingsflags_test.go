@@ -108,6 +108,7 @@ func TestSettingsUsageErrors(t *testing.T) {
 		{[]string{"mutate", java + ":3", "--workers", "-1"}, []string{"setting `workers`: want an integer from 0 to 64, got -1"}},
 		{[]string{"mutate", java + ":3", "--set", "sandbox.env=A-B"}, []string{"setting `sandbox.env`: entry 0"}},
 		{[]string{"mutate", java + ":3", "--set", "mutants.operators="}, []string{"setting `mutants.operators`: want a non-empty list"}},
+		{[]string{"mutate", java + ":3", "--set", "mutants.operators=default,NOPE"}, []string{"setting `mutants.operators`", "NOPE"}},
 		{[]string{"run", java + ":3", "--config", bad}, []string{
 			"setting `colour`: unknown setting (ignored)",
 			"setting `llm.temperature`: want a number from 0 to 2, got 3",

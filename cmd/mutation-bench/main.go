@@ -70,7 +70,7 @@ func run(example, rel string, methodNames []string, naiveN, workers int) error {
 		if err != nil {
 			return err
 		}
-		ms := loop.AllRuleMutants(t)
+		ms := loop.AllRuleMutants(t, mutants.Selection{})
 		jobs = append(jobs, job{t, ms})
 		total += len(ms)
 	}

@@ -317,7 +317,7 @@ func checkNothingLeft(t *testing.T, marker string) {
 }
 
 // logServerStderr logs what the server wrote on stderr: Neovim's lsp.log
-// records each such line at ERROR level (PITFALLS), so the server should be
+// records each such line at ERROR level (docs/architecture.md, "Traps"), so the server should be
 // quiet by default.
 func logServerStderr(t *testing.T, lspLog string) {
 	t.Helper()
@@ -560,22 +560,50 @@ func TestAnalyzeAndGenerate(t *testing.T) {
 	if !gen.ProgressEnded {
 		t.Errorf(":AdverTestGenerate: no $/progress end reached the plugin")
 	}
-	// testdata/init.lua sets rounds = 1: the server must have read the plugin's settings.
-	checkedRounds := false
-	for _, p := range gen.Progress {
-		if m := roundsPattern.FindStringSubmatch(p.Message); m != nil {
-			checkedRounds = true
-			if m[1] != "1" {
-				t.Errorf("progress %q: the job plays %s rounds, want the plugin's setting rounds = 1", p.Message, m[1])
-				break
-			}
-		}
+	// testdata/init.lua sets rounds = 1: the server must have read the plugin's settings. The
+	// state it saved says how many rounds the job played (the initial moves and one T); the
+	// progress, where it names the rounds, says the same.
+	if got := savedRounds(t, project, want.Target.Class, want.Target.Method); got != 2 {
+		t.Errorf("the saved state has %d rounds, want 2 (the initial moves and T: the plugin's setting rounds = 1)", got)
 	}
-	if !checkedRounds {
-		t.Logf("no progress message says \"round i/n\": the rounds setting was not checked")
+	for _, p := range gen.Progress {
+		if m := roundsPattern.FindStringSubmatch(p.Message); m != nil && m[1] != "1" {
+			t.Errorf("progress %q: the job plays %s rounds, want the plugin's setting rounds = 1", p.Message, m[1])
+			break
+		}
 	}
 	t.Logf("analyze: diagnostics on lines %s (%d mutant ids); progress: %s", analyze.Got, len(gotIDs), lastProgress(analyze.Progress))
 	t.Logf("generate: %s, %d bytes; diagnostics left on %d lines", testFile, len(gen.Buffer), len(gen.Diagnostics))
+}
+
+// savedRounds is the number of rounds in the report of the generateTests state the server
+// saved for the method in the project's .advertest/ (-1 when there is none).
+func savedRounds(t *testing.T, project, class, method string) int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(project, ".advertest", "methods", "*", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			Kind   string `json:"kind"`
+			Report struct {
+				Target struct{ Class, Method string } `json:"target"`
+				Rounds []json.RawMessage              `json:"rounds"`
+			} `json:"report"`
+		}
+		if err := json.Unmarshal(data, &st); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if st.Kind == "generateTests" && st.Report.Target.Class == class && st.Report.Target.Method == method {
+			return len(st.Report.Rounds)
+		}
+	}
+	return -1
 }
 
 // roundsPattern finds the number of rounds in a progress message ("round 1/5 · …").

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/loop/mutants"
@@ -65,3 +66,8 @@ type MutantAgent interface {
 	InitialMutants(ctx context.Context, s *Subject) ([]mutants.Mutant, error)
 	MoreMutants(ctx context.Context, s *Subject, fb Feedback) ([]mutants.Mutant, error)
 }
+
+// ErrCannotDrive is matched (errors.Is) by the error of a test agent that cannot write tests for
+// a method at all (the offline search cannot build its inputs, say). The game goes on without
+// that agent's tests and says why in a warning.
+var ErrCannotDrive = errors.New("the test agent cannot drive this method")

@@ -71,8 +71,10 @@ type Baseline struct {
 	Passing []harness.TestID
 	// Failing are the tests that fail on the original: Fail(T, P). They never count as kills.
 	Failing []harness.TestID
-	// LineCoverage and BranchCoverage are the method's, 0..1, over the whole suite.
+	// LineCoverage and BranchCoverage are the method's, 0..1, over the whole suite; Lines and
+	// Branches are the counts behind them (lines that hold code, branches of those lines).
 	LineCoverage, BranchCoverage float64
+	Lines, Branches              report.Count
 	// CoveredLines and UncoveredLines are the method's lines that hold code, by whether any
 	// test executes them.
 	CoveredLines, UncoveredLines []int
@@ -95,6 +97,22 @@ func (b *Baseline) TestsFor(line int) []harness.TestID {
 		return b.lineTests[line]
 	}
 	return b.methodTests
+}
+
+// Describe puts the baseline's figures into a report of the method: its line and branch
+// coverage with their counts and uncovered lines, and each mutant's CoveredBy, the tests that
+// a mutant of its line plays against (TestsFor).
+func (b *Baseline) Describe(rep *report.Report) {
+	rep.LineCoverage, rep.BranchCoverage = b.LineCoverage, b.BranchCoverage
+	rep.Coverage = &report.Coverage{Lines: b.Lines, Branches: b.Branches, UncoveredLines: append([]int(nil), b.UncoveredLines...)}
+	for i := range rep.Mutants {
+		ids := b.TestsFor(rep.Mutants[i].Line)
+		names := make([]string, len(ids))
+		for j, id := range ids {
+			names[j] = id.String()
+		}
+		rep.Mutants[i].CoveredBy = names
+	}
 }
 
 // CoversLine reports whether any passing test executes the line.
@@ -199,6 +217,8 @@ func RunBaseline(ctx context.Context, r Runner, subj Subject, suite Suite) (*Bas
 			b.UncoveredLines = append(b.UncoveredLines, line)
 		}
 	}
+	b.Lines = report.Count{Covered: covered, Total: lines}
+	b.Branches = report.Count{Covered: coveredBranches, Total: branches}
 	if lines > 0 {
 		b.LineCoverage = float64(covered) / float64(lines)
 	}

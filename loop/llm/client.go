@@ -84,7 +84,7 @@ type Client struct {
 	estimated        bool // some reply had no usage: its tokens were estimated
 }
 
-// NewClient makes a client for cfg (zero fields take DESIGN's defaults). It does not contact
+// NewClient makes a client for cfg (zero fields take the settings table's defaults, docs/settings.md). It does not contact
 // the endpoint.
 func NewClient(cfg Config, opts ClientOptions) (*Client, error) {
 	if err := cfg.Validate(opts.Getenv); err != nil {

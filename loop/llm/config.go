@@ -127,7 +127,7 @@ func (c Config) APIKey(getenv func(string) string) string {
 	return getenv(c.withDefaults().APIKeyEnv)
 }
 
-// Configured is DESIGN's rule for `agents: auto`: a model, and either an API key or a
+// Configured is the rule of `agents: auto` (docs/settings.md): a model, and either an API key or a
 // loopback base URL (a local server needs no key).
 func (c Config) Configured(getenv func(string) string) bool {
 	if strings.TrimSpace(c.Model) == "" {

@@ -90,15 +90,10 @@ func (a *MutantAgent) MoreMutants(ctx context.Context, s *agent.Subject, fb agen
 }
 
 func (a *MutantAgent) ask(ctx context.Context, s *agent.Subject, kind string, task prompts.Task, known map[string]bool) ([]mutants.Mutant, error) {
-	sys, err := prompts.System("M", prompts.Project{JUnit: s.JUnit, Mockito: s.MockitoVersion})
+	msgs, err := agentMessages("M", s, kind, task)
 	if err != nil {
 		return nil, err
 	}
-	user, err := prompts.User(kind, methodInputs(s), task)
-	if err != nil {
-		return nil, err
-	}
-	msgs := []Message{{Role: "system", Content: sys}, {Role: "user", Content: user}}
 	reply, err := a.client.Chat(ctx, "M."+kind, msgs)
 	if err != nil {
 		if errors.Is(err, ErrBudget) {

@@ -87,7 +87,7 @@ func (d MutantDrops) Total() int {
 	return d.NotFound + d.MultiLine + d.NoOp + d.Repeated + d.Unparsable
 }
 
-// ParseMutants reads M's reply (DESIGN's LLM format: {"mutants":[{line, original, mutated,
+// ParseMutants reads M's reply (the LLM format of docs/llm.md: {"mutants":[{line, original, mutated,
 // description}]}), tolerating code fences, chatter, trailing commas and a reply cut off in
 // the middle (the complete entries are kept). It trusts `original` over `line`: the method's
 // line with that text nearest to `line` wins. It drops mutants that change more than one line,
@@ -263,25 +263,10 @@ func decodeMutantJSON(reply string) []rawMutant {
 // stripTrailingCommas removes commas that directly precede ] or } outside strings.
 func stripTrailingCommas(s string) string {
 	var b strings.Builder
-	inString, escaped := false, false
+	var str jsonStrings
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if inString {
-			b.WriteByte(c)
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		if c == '"' {
-			inString = true
-		}
-		if c == ',' {
+		if !str.inside(c) && c == ',' {
 			j := i + 1
 			for j < len(s) && strings.ContainsRune(" \t\r\n", rune(s[j])) {
 				j++
@@ -299,23 +284,12 @@ func stripTrailingCommas(s string) string {
 func flatObjects(s string) []string {
 	var out []string
 	start := -1
-	inString, escaped := false, false
+	var str jsonStrings
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
+		if str.inside(s[i]) {
 			continue
 		}
-		switch c {
-		case '"':
-			inString = true
+		switch s[i] {
 		case '{':
 			start = i
 		case '}':
@@ -326,6 +300,26 @@ func flatObjects(s string) []string {
 		}
 	}
 	return out
+}
+
+// jsonStrings follows a JSON text byte by byte to tell its strings from the rest.
+type jsonStrings struct{ inString, escaped bool }
+
+// inside reports whether c, the next byte, belongs to a string (its quotes included).
+func (j *jsonStrings) inside(c byte) bool {
+	if !j.inString {
+		j.inString = c == '"'
+		return j.inString
+	}
+	switch {
+	case j.escaped:
+		j.escaped = false
+	case c == '\\':
+		j.escaped = true
+	case c == '"':
+		j.inString = false
+	}
+	return true
 }
 
 func parseJava(src string) (*javaparse.File, error) { return javaparse.Parse([]byte(src)) }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/loop/agent"
+	"github.com/advertest/advertest-lsp/loop/internal/indent"
 )
 
 // A generated class's members other than its tests are carried into each test, because the
@@ -296,21 +297,21 @@ func foldTest(t member, parts classParts, helpers []member) string {
 	}
 	b.WriteString(header + " {\n")
 	for _, f := range parts.fields {
-		b.WriteString(reindent(f, bodyIndent))
+		b.WriteString(indent.Block(f, bodyIndent))
 	}
 	for _, s := range parts.setup {
-		b.WriteString(reindent(s.body, bodyIndent))
+		b.WriteString(indent.Block(s.body, bodyIndent))
 	}
 	if len(parts.teardown) > 0 {
 		b.WriteString(bodyIndent + "try {\n")
-		b.WriteString(reindent(t.body, bodyIndent+"    "))
+		b.WriteString(indent.Block(t.body, bodyIndent+"    "))
 		b.WriteString(bodyIndent + "} finally {\n")
 		for _, s := range parts.teardown {
-			b.WriteString(reindent(s.body, bodyIndent+"    "))
+			b.WriteString(indent.Block(s.body, bodyIndent+"    "))
 		}
 		b.WriteString(bodyIndent + "}\n")
 	} else {
-		b.WriteString(reindent(t.body, bodyIndent))
+		b.WriteString(indent.Block(t.body, bodyIndent))
 	}
 	closeIndent := bodyIndent[:max(0, len(bodyIndent)-4)]
 	b.WriteString(closeIndent + "}\n")
@@ -334,35 +335,6 @@ func indentOfBody(body string) string {
 		}
 	}
 	return ""
-}
-
-// reindent puts text's lines at indent, keeping their relative indentation; blank edges go.
-func reindent(text, indent string) string {
-	lines := strings.Split(strings.Trim(text, "\n"), "\n")
-	minIndent := -1
-	for _, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		n := len(l) - len(strings.TrimLeft(l, " \t"))
-		if minIndent < 0 || n < minIndent {
-			minIndent = n
-		}
-	}
-	var b strings.Builder
-	for i, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			if i > 0 && i < len(lines)-1 {
-				b.WriteString("\n")
-			}
-			continue
-		}
-		// A single-line text (a field) may start unindented while its continuation lines
-		// are indented: only strip what the line has.
-		cut := min(minIndent, len(l)-len(strings.TrimLeft(l, " \t")))
-		b.WriteString(indent + strings.TrimRight(l[cut:], " \t") + "\n")
-	}
-	return b.String()
 }
 
 var voidMethodRE = regexp.MustCompile(`(?m)^[ \t]*(@[\w.]+(\([^)\n]*\))?\s*)*((public|protected|private|static|final|synchronized)\s+)*void\s+[\w$]+\s*\([^)]*\)[^{;]*\{`)

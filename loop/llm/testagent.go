@@ -124,10 +124,15 @@ func (a *TestAgent) generate(ctx context.Context, s *agent.Subject, kind string,
 	return tests, err
 }
 
-// testMessages are T's messages: the stable system prompt, then the method's task inputs
-// and the request-specific task.
+// testMessages are T's messages (agentMessages).
 func testMessages(s *agent.Subject, kind string, task prompts.Task) ([]Message, error) {
-	sys, err := prompts.System("T", prompts.Project{JUnit: s.JUnit, Mockito: s.MockitoVersion})
+	return agentMessages("T", s, kind, task)
+}
+
+// agentMessages are an agent's messages (role "T" or "M"): the stable system prompt, then the
+// method's task inputs and the request-specific task.
+func agentMessages(role string, s *agent.Subject, kind string, task prompts.Task) ([]Message, error) {
+	sys, err := prompts.System(role, prompts.Project{JUnit: s.JUnit, Mockito: s.MockitoVersion})
 	if err != nil {
 		return nil, err
 	}

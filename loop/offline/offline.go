@@ -71,6 +71,10 @@ func (e *UnsupportedError) Error() string {
 	return fmt.Sprintf("offline test agent: cannot drive %s: %s", e.Method, e.Reason)
 }
 
+// Is makes the error match agent.ErrCannotDrive, the loop's sentinel for a method a test agent
+// cannot drive.
+func (e *UnsupportedError) Is(target error) bool { return target == agent.ErrCannotDrive }
+
 // New makes an agent that runs its explorations on pool.
 func New(pool *harness.Pool, opts Options) (*Agent, error) {
 	if opts.Seed == 0 {

@@ -139,15 +139,17 @@ type Timing struct {
 
 // Report is the whole report JSON.
 type Report struct {
-	Target         Target   `json:"target"`
-	Mutants        []Mutant `json:"mutants"`
-	MutationScore  *float64 `json:"mutationScore"`
-	LineCoverage   float64  `json:"lineCoverage"`
-	BranchCoverage float64  `json:"branchCoverage"`
-	Tests          Tests    `json:"tests"`
-	Rounds         []Round  `json:"rounds"`
-	LLM            LLM      `json:"llm"`
-	Timing         Timing   `json:"timing"`
+	Target        Target   `json:"target"`
+	Mutants       []Mutant `json:"mutants"`
+	MutationScore *float64 `json:"mutationScore"`
+	// RawMutationScore is killed over every valid mutant (RawScore); null when none is valid.
+	RawMutationScore *float64 `json:"rawMutationScore"`
+	LineCoverage     float64  `json:"lineCoverage"`
+	BranchCoverage   float64  `json:"branchCoverage"`
+	Tests            Tests    `json:"tests"`
+	Rounds           []Round  `json:"rounds"`
+	LLM              LLM      `json:"llm"`
+	Timing           Timing   `json:"timing"`
 	// Warnings carries what the user should know (zero valid mutants, tests failing on the
 	// original, a method the offline test agent cannot drive).
 	Warnings []string `json:"warnings,omitempty"`
@@ -159,6 +161,19 @@ type Report struct {
 	// empty when they are one (or unknown). Repository-relative outputs (SARIF, mte) put it
 	// before Target.File.
 	ModuleDir string `json:"moduleDir,omitempty"`
+	// Sandbox says what contained the JVMs that ran the tests; absent in reports written
+	// before it existed.
+	Sandbox *Sandbox `json:"sandbox,omitempty"`
+}
+
+// Sandbox is the sandbox decision a report's run was made under (see docs/sandbox.md).
+type Sandbox struct {
+	// Mode is the setting sandbox.mode: auto, on or off.
+	Mode string `json:"mode"`
+	// Kind is what contained the JVMs: "bwrap", or "none".
+	Kind string `json:"kind"`
+	// Reason says why nothing did, or names the sandbox that ran and what it could not bound.
+	Reason string `json:"reason"`
 }
 
 // Score returns killed / valid, where uncompilable and timed-out mutants are not valid; nil
@@ -179,6 +194,13 @@ func Score(mutants []Mutant) *float64 {
 	}
 	s := float64(killed) / float64(valid)
 	return &s
+}
+
+// Rescore sets the report's scores from its mutants' statuses: MutationScore (Score) and
+// RawMutationScore (RawScore).
+func (r *Report) Rescore() {
+	r.MutationScore = Score(r.Mutants)
+	r.RawMutationScore = RawScore(r.Mutants)
 }
 
 // Counts returns the number of mutants per status.

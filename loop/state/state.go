@@ -136,10 +136,10 @@ func (s *Store) Save(m *Method) error {
 	}
 	path := s.Path(m.Report.Target.Class, m.Query)
 	defer lockMethod(path)()
-	return saveLocked(path, m)
+	return s.saveLocked(path, m)
 }
 
-func saveLocked(path string, m *Method) error {
+func (s *Store) saveLocked(path string, m *Method) error {
 	m.Schema = Schema
 	m.Report.Normalize()
 	m.History = capHistory(m.History)
@@ -150,6 +150,7 @@ func saveLocked(path string, m *Method) error {
 	if err := report.WriteFileAtomic(path, append(data, '\n')); err != nil {
 		return fmt.Errorf("saving the state of %s: %w", m.Query, err)
 	}
+	s.index().record(path, m.Report.Target.File)
 	return nil
 }
 
@@ -168,7 +169,7 @@ func (s *Store) Update(class, query string, fn func(prev *Method) *Method) error
 	if next.Report == nil {
 		return errors.New("saving method state: no report")
 	}
-	if err := saveLocked(path, next); err != nil {
+	if err := s.saveLocked(path, next); err != nil {
 		return err
 	}
 	return loadErr
@@ -218,12 +219,14 @@ func moveAside(path string, why error) *CorruptError {
 // ForFile returns the states of the methods of one source file (relFile relative to the
 // module root, forward slashes), sorted by the method's start line. Unreadable files are
 // skipped and reported in the error (corrupt ones moved aside, each a *CorruptError), with
-// the readable states still returned.
+// the readable states still returned. The method files already indexed (index.go) and
+// unchanged since are read only when they belong to relFile.
 func (s *Store) ForFile(relFile string) ([]*Method, error) {
 	var (
 		out  []*Method
 		errs []error
 	)
+	ix := s.index()
 	root := filepath.Join(s.Dir(), "methods")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -235,8 +238,18 @@ func (s *Store) ForFile(relFile string) ([]*Method, error) {
 		if d.IsDir() || !strings.HasSuffix(path, ".json") {
 			return nil
 		}
+		if info, err := d.Info(); err == nil {
+			if source, ok := ix.source(path, info); ok && source != relFile {
+				return nil
+			}
+		}
 		unlock := lockMethod(path)
 		m, err := loadLocked(path)
+		if m != nil {
+			ix.record(path, m.Report.Target.File)
+		} else {
+			ix.forget(path)
+		}
 		unlock()
 		if err != nil {
 			errs = append(errs, err)

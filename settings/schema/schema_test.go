@@ -338,3 +338,20 @@ func TestUpdateManifestKeepsTheRest(t *testing.T) {
 		t.Error("a manifest without properties is not an error")
 	}
 }
+
+// TestOperatorsAreChecked: a mutants.operators value that names no operator group or code is
+// a bad value like any other: Set refuses it naming the setting, Decode keeps the previous one.
+func TestOperatorsAreChecked(t *testing.T) {
+	v := Defaults(func(string) string { return "" })
+	err := Set(&v, "mutants.operators", "default,NOPE")
+	if err == nil || !strings.Contains(err.Error(), "mutants.operators") || !strings.Contains(err.Error(), "NOPE") {
+		t.Errorf("Set: %v", err)
+	}
+	got, problems := Decode(v, []byte(`{"mutants": {"operators": ["ROR", "bogus"]}}`))
+	if len(problems) != 1 || problems[0].Path != "mutants.operators" || strings.Join(got.Operators, ",") != "default,strong" {
+		t.Errorf("Decode: %+v, operators %v", problems, got.Operators)
+	}
+	if err := Set(&v, "mutants.operators", "default,ROR"); err != nil {
+		t.Errorf("a good selection: %v", err)
+	}
+}

@@ -69,6 +69,9 @@ type Setting struct {
 	// EnvNames makes a StringList's entries environment variable names.
 	EnvNames bool
 	Scope    Scope
+	// Valid, when set, checks a value of the right type further (the operators of
+	// mutants.operators exist): "" when it is good, else what is wrong.
+	Valid func(val any) string
 	// Description is Markdown: VS Code shows it, docs/settings.md lists it.
 	Description string
 	// field points into Values: *bool, *int, *int64, *float64, *string, *OnSave,
@@ -81,6 +84,15 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // check validates v, as encoding/json decodes it, against s. It returns the value in the
 // form store takes, or what was wanted and what came ("want ..., got ...").
 func (s *Setting) check(v any) (any, string) {
+	val, msg := s.checkType(v)
+	if msg == "" && s.Valid != nil {
+		msg = s.Valid(val)
+	}
+	return val, msg
+}
+
+// checkType is check without Valid.
+func (s *Setting) checkType(v any) (any, string) {
 	got := func() string { return "got " + describeValue(v) }
 	switch s.Type {
 	case Boolean:

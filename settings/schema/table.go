@@ -1,6 +1,10 @@
 package schema
 
-import "math"
+import (
+	"math"
+
+	"github.com/advertest/advertest-lsp/loop/mutants"
+)
 
 // DefaultBaseURL is llm.baseURL's default when OPENAI_BASE_URL is not set.
 const DefaultBaseURL = "https://api.openai.com/v1"
@@ -123,6 +127,7 @@ var Table = []Setting{
 		Description: "The mutation operators the rule-based M and the analysis may use: group names (`default`, `strong`) and operator codes, " +
 			"e.g. `[\"default\", \"ROR\"]` (`advertest mutate --list-operators` lists them). M's first move plays the selection's " +
 			"`default` members, its later moves the whole selection on the suite's blind spots; `[\"default\"]` alone keeps to the cheap group.",
+		Valid: validOperators,
 		field: func(v *Values) any { return &v.Operators },
 	},
 	{
@@ -187,4 +192,13 @@ var Table = []Setting{
 		Description: "Path of `jacocoagent.jar`. Empty: found (Debian's `org.jacoco.agent.jar`, the local Maven repository).",
 		field:       func(v *Values) any { return &v.JacocoAgent },
 	},
+}
+
+// validOperators checks that every name of a mutants.operators value is an operator group or
+// code of the registry (loop/mutants).
+func validOperators(val any) string {
+	if _, err := mutants.Select(val.([]string)); err != nil {
+		return err.Error()
+	}
+	return ""
 }

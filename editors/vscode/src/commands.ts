@@ -13,7 +13,7 @@ export const CLIENT_COMMANDS = {
   showOutput: 'advertest.client.showOutput',
 } as const;
 
-/** The server's workspace/executeCommand ids (DESIGN, "Commands"). */
+/** The server's workspace/executeCommand ids (docs/contracts.md, "Commands"). */
 export const SERVER_COMMANDS = {
   generateTests: 'advertest.generateTests',
   analyzeMutants: 'advertest.analyzeMutants',
@@ -43,7 +43,7 @@ export function jobOf(result: unknown): string | undefined {
   return undefined;
 }
 
-/** Whether a path is a suite the server generates: <Class>AdverTest.java (DESIGN, "Test files"). */
+/** Whether a path is a suite the server generates: <Class>AdverTest.java (docs/contracts.md, "Test files"). */
 export function isGeneratedTestFile(path: string): boolean {
   return /[^/\\]AdverTest\.java$/.test(path);
 }

@@ -29,7 +29,7 @@ local defaults = {
   filetypes = { 'java' },
   -- The root is the nearest folder holding one of these (the module's build file first).
   root_markers = { 'pom.xml', 'build.gradle', 'build.gradle.kts', '.git' },
-  -- The server's settings (DESIGN's list, nested: { agents = 'offline', llm = { model = '…' } }),
+  -- The server's settings (docs/settings.md, nested: { agents = 'offline', llm = { model = '…' } }),
   -- sent as initializationOptions and as the workspace/configuration section "advertest".
   settings = {},
   -- Echo $/progress messages (the built-in client only records them on 0.7).

@@ -49,7 +49,7 @@ describe('countSurvivors', () => {
 });
 
 describe('method commands', () => {
-  it('builds the DESIGN argument and reads the job id', () => {
+  it('builds the command argument of docs/contracts.md and reads the job id', () => {
     assert.deepEqual(methodArgument('file:///a/B.java', 24, 4), { uri: 'file:///a/B.java', position: { line: 24, character: 4 } });
     assert.equal(jobOf({ job: 'j7' }), 'j7');
     assert.equal(jobOf({ target: {} }), undefined);

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/advertest/advertest-lsp/app"
+	"github.com/advertest/advertest-lsp/loop"
+	"github.com/advertest/advertest-lsp/loop/report"
+	"github.com/advertest/advertest-lsp/settings"
+)
+
+// targetFlags are the flags that every command on a method shares, and the settings.
+type targetFlags struct {
+	method   string
+	jsonPath string
+	logLevel logLevel
+	settings settingsFlags
+}
+
+// register declares the shared flags, the settings' and the command's own shorthands.
+func (f *targetFlags) register(fs *flag.FlagSet, shorthands ...shorthand) {
+	fs.StringVar(&f.method, "method", "", "the method by `NAME` (name, name(int,int), Inner.name, a constructor by its class) when TARGET is a FILE")
+	fs.StringVar(&f.jsonPath, "json", "", "write the report JSON to `PATH` (- for stdout, alone)")
+	f.logLevel = logLevel(zapcore.WarnLevel)
+	fs.Var(&f.logLevel, "log-level", "log `LEVEL` on stderr: debug, info, warn or error")
+	f.settings.register(fs, append([]shorthand{workersFlag, mavenFlag, sandboxFlag}, shorthands...)...)
+}
+
+// useCase is the application core's use case a command runs on the method.
+type useCase func(core *app.Core, ctx context.Context, req app.Request, ev app.Events) (*app.Result, error)
+
+// onMethod is what run and mutate share: the settings and the target from the command line,
+// the use case on the application core with its events printed on stderr, the table, then
+// done (the command's own last steps, on a run that was not interrupted) and the report JSON.
+func onMethod(ctx context.Context, e *env, cmd string, tf *targetFlags, arg string, use useCase, printTable func(io.Writer, *report.Report, bool), done func(*cliEvents) int) int {
+	values, err := tf.settings.values(os.Getenv)
+	if err != nil {
+		return usageFail(e, cmd, err)
+	}
+	s := settings.Settings{Values: values}
+	if err := app.Check(s); err != nil {
+		return usageFail(e, cmd, err)
+	}
+	target, code := resolveTarget(e, tf, arg)
+	if target == nil {
+		return code
+	}
+	log := stderrLogger(e.stderr, zapcore.Level(tf.logLevel))
+	defer func() { _ = log.Sync() }()
+	core := app.New(app.Options{Logger: log})
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := core.Close(closeCtx); err != nil {
+			log.Warn("closing the project", zap.Error(err))
+		}
+	}()
+
+	ev := &cliEvents{cmd: cmd, w: e.stderr, progress: newProgress(e.stderr)}
+	res, err := use(core, ctx, app.Request{Method: app.MethodOf(target), Settings: s}, ev)
+	ev.progress.done()
+	if res == nil || res.Report == nil {
+		return failRun(e, cmd, err)
+	}
+	rep := res.Report
+	rep.ModuleDir = moduleDir(res.ModuleRoot)
+	interrupted := errors.Is(err, context.Canceled)
+	if err != nil && !interrupted {
+		if len(rep.Mutants) > 0 {
+			printTable(e.stderr, rep, false) // what was found before the failure
+		}
+		return failRun(e, cmd, err)
+	}
+	printTable(e.stderr, rep, interrupted)
+	if !interrupted && done != nil {
+		if code := done(ev); code != exitOK {
+			return code
+		}
+	}
+	if werr := writeReport(e, tf.jsonPath, rep); werr != nil {
+		fmt.Fprintf(e.stderr, "advertest %s: %v\n", cmd, werr)
+		return exitFailure
+	}
+	if interrupted {
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+// moduleDir is the report's moduleDir: the module root relative to the repository that holds
+// the current folder, else the one that holds the module ("" when it is the repository root).
+func moduleDir(moduleRoot string) string {
+	if moduleRoot == "" {
+		return ""
+	}
+	for _, from := range []string{".", moduleRoot} {
+		if repo, err := report.RepoRoot(from); err == nil {
+			if dir, err := report.ModuleDirOf(repo, moduleRoot); err == nil {
+				return dir
+			}
+		}
+	}
+	return ""
+}
+
+// cliEvents prints a use case's events on stderr and keeps the suite it offers for done.
+type cliEvents struct {
+	app.NoEvents
+	cmd      string
+	w        io.Writer
+	progress *progress
+	// suite is the last suite offered, nil when none was.
+	suite *app.SuiteFile
+}
+
+func (c *cliEvents) Progress(e loop.Event) { c.progress.sink(e) }
+
+func (c *cliEvents) Warning(w app.Warning) {
+	c.progress.clear()
+	fmt.Fprintf(c.w, "advertest %s: warning: %s\n", c.cmd, w.Message)
+}
+
+// Suite keeps the suite: the CLI writes it after the table, with --write-tests only.
+func (c *cliEvents) Suite(_ context.Context, f app.SuiteFile) error {
+	c.suite = &f
+	return nil
+}
+
+// usageFail prints a usage error of cmd (a bad setting) and returns its status.
+func usageFail(e *env, cmd string, err error) int {
+	fmt.Fprintf(e.stderr, "advertest %s: %v\n", cmd, err)
+	return exitUsage
+}
+
+// resolveTarget turns TARGET and --method into the method, or prints the usage error and
+// returns the exit status.
+func resolveTarget(e *env, tf *targetFlags, arg string) (*loop.Target, int) {
+	file, line, err := loop.SplitFileLine(arg)
+	if err == nil {
+		if line > 0 && tf.method != "" {
+			err = &loop.UsageError{Msg: "give either FILE:LINE or --method NAME, not both"}
+		} else {
+			var t *loop.Target
+			t, err = loop.ResolveTarget(file, line, tf.method)
+			if err == nil {
+				return t, exitOK
+			}
+		}
+	}
+	fmt.Fprintf(e.stderr, "advertest: %v\n", err)
+	if loop.IsUsageError(err) {
+		return nil, exitUsage
+	}
+	return nil, exitFailure
+}
+
+func failRun(e *env, cmd string, err error) int {
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(e.stderr, "advertest %s: interrupted\n", cmd)
+		return exitInterrupted
+	}
+	fmt.Fprintf(e.stderr, "advertest %s: %v\n", cmd, err)
+	return exitFailure
+}
+
+// writeReport writes the report JSON: to stdout alone for "-", atomically to a file otherwise.
+func writeReport(e *env, path string, rep *report.Report) error {
+	switch path {
+	case "":
+		return nil
+	case "-":
+		b, err := rep.Marshal()
+		if err != nil {
+			return err
+		}
+		_, err = e.stdout.Write(b)
+		return err
+	default:
+		return rep.WriteFile(path)
+	}
+}
+
+func stderrLogger(w io.Writer, level zapcore.Level) *zap.Logger {
+	cfg := zap.NewDevelopmentEncoderConfig()
+	cfg.EncodeTime = zapcore.ISO8601TimeEncoder
+	return zap.New(zapcore.NewCore(zapcore.NewConsoleEncoder(cfg), zapcore.Lock(zapcore.AddSync(w)), level))
+}
