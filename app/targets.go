@@ -69,8 +69,9 @@ type Resolver struct {
 // Resolve finds the methods of t (Resolver.Resolve), with each module's main source roots
 // from its build model under the settings s (cached on disk, as the projects' models are).
 func (c *Core) Resolve(ctx context.Context, t Targets, s settings.Settings) (*Resolved, error) {
+	loader := c.loader(s)
 	r := &Resolver{MainSourceRoots: func(ctx context.Context, moduleRoot string) ([]string, error) {
-		mod, err := c.loader(s).Load(ctx, moduleRoot)
+		mod, err := loader.Load(ctx, moduleRoot)
 		if err != nil {
 			return nil, err
 		}
