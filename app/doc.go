@@ -10,6 +10,10 @@
 //   - Analyze a method (Core.Analyze: mutation analysis with the project's tests, or an
 //     on-save re-evaluation from the saved state), play the game on it (Core.Play: Algorithm
 //     2, or one more T and M exchange on save), kill one mutant (Core.Kill: a targeted T turn).
+//   - Find the methods of a run's targets (Core.Resolve: files, folders in the modules' main
+//     sources, several targets, the methods a git diff changed) and run a use case on many
+//     methods (Core.AnalyzeMany, Core.PlayMany: files in parallel, a file's methods in turn,
+//     each class's suite carried from one method's game to the next).
 //   - Save what was learned in .advertest/ (loop/state) and read it back (States).
 //
 // A use case reports through Events: progress, verdicts, the suite to write and warnings. The

@@ -25,6 +25,10 @@ type Request struct {
 	// History is the kind its history entry records ("": the use case's own).
 	Save    bool
 	History string
+	// Suite, for Play without Prev, is the generated test file's text to start from instead
+	// of the file on disk: the class's suite so far, when its methods are played in turn
+	// (PlayMany). nil: the file on disk.
+	Suite []byte
 }
 
 // Result is what a use case produced.
@@ -211,7 +215,7 @@ func (c *Core) Play(ctx context.Context, req Request, ev Events) (*Result, error
 	var out *loop.Outcome
 	if prev == nil {
 		ev.Verdicts(Verdicts{}) // the old verdicts no longer stand
-		out, err = loop.Run(ctx, r.lease.Project, m.Target, r.cfg, r.agents, r.sink(ctx))
+		out, err = loop.RunFrom(ctx, r.lease.Project, m.Target, req.Suite, r.cfg, r.agents, r.sink(ctx))
 	} else {
 		var existing []byte
 		if _, text := r.generatedSuite(); text != "" {

@@ -73,10 +73,21 @@ type game struct {
 // T last, each followed by an evaluation; the last evaluation is the report's. When ctx is
 // cancelled it returns the partial outcome together with ctx's error.
 func Run(ctx context.Context, proj Project, t *Target, cfg Config, agents Agents, sink EventSink) (*Outcome, error) {
+	return RunFrom(ctx, proj, t, nil, cfg, agents, sink)
+}
+
+// RunFrom is Run starting from a suite so far: existing is the generated test file's text
+// (with the marker) that the game's tests merge into and run with, instead of the file on
+// disk; the methods of one class played in turn pass it on, so that the class's suite grows
+// method by method. nil (or a text without the marker) reads the file on disk, as Run.
+func RunFrom(ctx context.Context, proj Project, t *Target, existing []byte, cfg Config, agents Agents, sink EventSink) (*Outcome, error) {
 	start := time.Now()
 	g, err := newGame(proj, t, cfg, agents, sink)
 	if err != nil {
 		return nil, err
+	}
+	if existing != nil && HasMarker(existing) {
+		g.existingText = existing
 	}
 	err = g.play(ctx)
 	out := g.outcome()

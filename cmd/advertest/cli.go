@@ -15,6 +15,7 @@ const (
 	exitOK          = 0
 	exitFailure     = 1
 	exitUsage       = 2
+	exitBelow       = 3 // the mutation score is below --fail-under
 	exitInterrupted = 130
 )
 
@@ -39,7 +40,7 @@ type command struct {
 
 // commands lists the subcommands in the order usage shows them.
 func commands() []*command {
-	return []*command{lspCommand(), runCommand(), mutateCommand(), versionCommand()}
+	return []*command{lspCommand(), runCommand(), mutateCommand(), mergeCommand(), versionCommand()}
 }
 
 // usageError is bad usage: its message goes to stderr with the usage text,

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -15,7 +13,6 @@ import (
 	"github.com/advertest/advertest-lsp/app"
 	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/loop/report"
-	"github.com/advertest/advertest-lsp/settings"
 )
 
 // targetFlags are the flags that every command on a method shares, and the settings.
@@ -24,6 +21,11 @@ type targetFlags struct {
 	jsonPath string
 	logLevel logLevel
 	settings settingsFlags
+	// out are the report formats and --fail-under; diff and shard select the methods of a run
+	// over many (many.go).
+	out   outputFlags
+	diff  string
+	shard shardFlag
 }
 
 // register declares the shared flags, the settings' and the command's own shorthands.
@@ -33,6 +35,8 @@ func (f *targetFlags) register(fs *flag.FlagSet, shorthands ...shorthand) {
 	f.logLevel = logLevel(zapcore.WarnLevel)
 	fs.Var(&f.logLevel, "log-level", "log `LEVEL` on stderr: debug, info, warn or error")
 	f.settings.register(fs, append([]shorthand{workersFlag, mavenFlag, sandboxFlag}, shorthands...)...)
+	f.out.register(fs)
+	f.registerMany(fs)
 }
 
 // useCase is the application core's use case a command runs on the method.
@@ -42,28 +46,16 @@ type useCase func(core *app.Core, ctx context.Context, req app.Request, ev app.E
 // the use case on the application core with its events printed on stderr, the table, then
 // done (the command's own last steps, on a run that was not interrupted) and the report JSON.
 func onMethod(ctx context.Context, e *env, cmd string, tf *targetFlags, arg string, use useCase, printTable func(io.Writer, *report.Report, bool), done func(*cliEvents) int) int {
-	values, err := tf.settings.values(os.Getenv)
-	if err != nil {
-		return usageFail(e, cmd, err)
-	}
-	s := settings.Settings{Values: values}
-	if err := app.Check(s); err != nil {
-		return usageFail(e, cmd, err)
+	s, code := tf.runSettings(e, cmd)
+	if code != exitOK {
+		return code
 	}
 	target, code := resolveTarget(e, tf, arg)
 	if target == nil {
 		return code
 	}
-	log := stderrLogger(e.stderr, zapcore.Level(tf.logLevel))
-	defer func() { _ = log.Sync() }()
-	core := app.New(app.Options{Logger: log})
-	defer func() {
-		closeCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := core.Close(closeCtx); err != nil {
-			log.Warn("closing the project", zap.Error(err))
-		}
-	}()
+	core, closeCore := tf.newCore(e)
+	defer closeCore()
 
 	ev := &cliEvents{cmd: cmd, w: e.stderr, progress: newProgress(e.stderr)}
 	res, err := use(core, ctx, app.Request{Method: app.MethodOf(target), Settings: s}, ev)
@@ -86,14 +78,8 @@ func onMethod(ctx context.Context, e *env, cmd string, tf *targetFlags, arg stri
 			return code
 		}
 	}
-	if werr := writeReport(e, tf.jsonPath, rep); werr != nil {
-		fmt.Fprintf(e.stderr, "advertest %s: %v\n", cmd, werr)
-		return exitFailure
-	}
-	if interrupted {
-		return exitInterrupted
-	}
-	return exitOK
+	failed := tf.out.write(e, cmd, tf.jsonPath, rep, []report.Report{*rep})
+	return tf.out.exitStatus(e, cmd, interrupted, failed, rep.MutationScore)
 }
 
 // moduleDir is the report's moduleDir: the module root relative to the repository that holds
@@ -173,7 +159,7 @@ func failRun(e *env, cmd string, err error) int {
 }
 
 // writeReport writes the report JSON: to stdout alone for "-", atomically to a file otherwise.
-func writeReport(e *env, path string, rep *report.Report) error {
+func writeReport(e *env, path string, rep document) error {
 	switch path {
 	case "":
 		return nil

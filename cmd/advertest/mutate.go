@@ -18,9 +18,9 @@ import (
 func mutateCommand() *command {
 	c := &command{
 		name:    "mutate",
-		args:    "TARGET",
-		summary: "mutation analysis of one method with the project's existing tests (TARGET: FILE:LINE, or FILE with --method NAME)",
-		minArgs: 0, maxArgs: 1, // TARGET is checked below: --list-operators needs none
+		args:    "TARGET...",
+		summary: "mutation analysis with the project's existing tests (TARGET: FILE:LINE, FILE with --method NAME, FILE, FOLDER; or --diff REV)",
+		minArgs: 0, maxArgs: -1, // TARGET is checked below: --list-operators and --diff need none
 	}
 	c.setFlags = func(fs *flag.FlagSet) func(context.Context, *env, []string) int {
 		var tf targetFlags
@@ -30,19 +30,21 @@ func mutateCommand() *command {
 			if *listOps {
 				return listOperators(e, args)
 			}
-			if len(args) == 0 {
+			if len(args) == 0 && tf.diff == "" {
 				fmt.Fprintf(e.stderr, "advertest %s: missing %s\n", c.name, c.args)
 				printCommandUsage(e.stderr, c, fs)
 				return exitUsage
 			}
-			return runMutate(ctx, e, &tf, args[0])
+			return runMutate(ctx, e, &tf, args)
 		}
 	}
 	return c
 }
 
-func runMutate(ctx context.Context, e *env, tf *targetFlags, arg string) int {
-	return onMethod(ctx, e, "mutate", tf, arg, (*app.Core).Analyze, printMutateTable, nil)
+func runMutate(ctx context.Context, e *env, tf *targetFlags, args []string) int {
+	return onTargets(ctx, e, "mutate", tf, args, (*app.Core).AnalyzeMany, false, func(arg string) int {
+		return onMethod(ctx, e, "mutate", tf, arg, (*app.Core).Analyze, printMutateTable, nil)
+	})
 }
 
 func printMutateTable(w io.Writer, rep *report.Report, interrupted bool) {

@@ -34,7 +34,7 @@ func TestMutateUsage(t *testing.T) {
 	}{
 		{[]string{"mutate"}, "missing TARGET"},
 		{[]string{"mutate", "--list-operators", "A.java:3"}, "--list-operators takes no TARGET"},
-		{[]string{"mutate", "A.java:1", "B.java:2"}, "too many arguments"},
+		{[]string{"mutate", "A.java:1", "B.java:2"}, "cannot read A.java"},
 	} {
 		code, out, errOut := runCLI(tc.args...)
 		if code != exitUsage || out != "" || !strings.Contains(errOut, tc.want) {

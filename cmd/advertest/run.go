@@ -13,21 +13,21 @@ import (
 func runCommand() *command {
 	return &command{
 		name:    "run",
-		args:    "TARGET",
-		summary: "run the adversarial loop on one method (TARGET: FILE:LINE, or FILE with --method NAME)",
-		minArgs: 1, maxArgs: 1,
+		args:    "TARGET...",
+		summary: "run the adversarial loop (TARGET: FILE:LINE, FILE with --method NAME, FILE, FOLDER; or --diff REV)",
+		minArgs: 0, maxArgs: -1, // --diff needs no TARGET
 		setFlags: func(fs *flag.FlagSet) func(context.Context, *env, []string) int {
 			var tf targetFlags
 			tf.register(fs, runFlags...)
 			writeTests := fs.Bool("write-tests", false, "write the generated suite into the module's test sources")
 			return func(ctx context.Context, e *env, args []string) int {
-				return runRun(ctx, e, &tf, *writeTests, args[0])
+				return runRun(ctx, e, &tf, *writeTests, args)
 			}
 		},
 	}
 }
 
-func runRun(ctx context.Context, e *env, tf *targetFlags, writeTests bool, arg string) int {
+func runRun(ctx context.Context, e *env, tf *targetFlags, writeTests bool, args []string) int {
 	var done func(*cliEvents) int
 	if writeTests {
 		done = func(ev *cliEvents) int {
@@ -44,7 +44,9 @@ func runRun(ctx context.Context, e *env, tf *targetFlags, writeTests bool, arg s
 			return exitOK
 		}
 	}
-	return onMethod(ctx, e, "run", tf, arg, (*app.Core).Play, printRunTable, done)
+	return onTargets(ctx, e, "run", tf, args, (*app.Core).PlayMany, writeTests, func(arg string) int {
+		return onMethod(ctx, e, "run", tf, arg, (*app.Core).Play, printRunTable, done)
+	})
 }
 
 func printRunTable(w io.Writer, rep *report.Report, interrupted bool) {
