@@ -53,6 +53,8 @@ type run struct {
 	lease  *Lease
 	cfg    loop.Config
 	agents loop.Agents
+	// verdicts are the module's verdicts of single mutants as the run started.
+	verdicts *state.Verdicts
 }
 
 // prepare readies a use case; withAgents makes the agents (their choice comes before the
@@ -79,6 +81,8 @@ func (c *Core) prepare(ctx context.Context, req Request, ev Events, withAgents b
 	if r.lease, err = c.lease(ctx, req.Method.Target.File, s, ev); err != nil {
 		return nil, err
 	}
+	r.verdicts = loadVerdicts(r.root(), ev)
+	r.cfg.Ignore, r.cfg.Judged = skipSets(r.verdicts)
 	if withAgents {
 		var configure func(*loop.Config)
 		if r.agents, configure, err = c.agents(r.lease.Warm, choice, sel); err != nil {
@@ -178,6 +182,7 @@ func (c *Core) Analyze(ctx context.Context, req Request, ev Events) (*Result, er
 		ev.Verdicts(Verdicts{}) // the old verdicts no longer stand
 	}
 	a, err := loop.AnalyzeSuite(ctx, r.lease.Project, target, opts, r.cfg, ev.Progress)
+	applyVerdicts(r.verdicts, a.Report)
 	res := r.result(a.Report)
 	if err != nil {
 		if len(a.Report.Mutants) > 0 {
@@ -222,10 +227,12 @@ func (c *Core) Play(ctx context.Context, req Request, ev Events) (*Result, error
 	if out == nil {
 		return r.result(nil), err
 	}
+	applyVerdicts(r.verdicts, out.Report)
 	res := r.result(out.Report)
 	if err != nil {
 		return res, err
 	}
+	r.recordEvidence(out.Report)
 	r.final(out.Report)
 	r.save(state.KindGenerate, state.KindGenerate, out.Report)
 	if res.NewTests = len(out.Suite.Tests); res.NewTests > 0 {
