@@ -110,11 +110,12 @@ func (r *run) final(rep *report.Report) {
 	r.ev.Verdicts(Verdicts{Mutants: rep.Mutants, Final: true, Covering: covering(rep), FailingOnOriginal: rep.Tests.FailingOnOriginal})
 }
 
-// covering maps each surviving mutant of rep to the tests that execute its line.
+// covering maps each surviving mutant of rep (and each one the user ignored, which is a
+// survivor again once unmarked) to the tests that execute its line.
 func covering(rep *report.Report) map[string][]string {
 	out := map[string][]string{}
 	for _, m := range rep.Mutants {
-		if m.Status == report.Survived {
+		if m.Status == report.Survived || m.Status == report.Ignored {
 			out[m.ID] = append([]string{}, m.CoveredBy...)
 		}
 	}
