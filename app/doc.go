@@ -10,7 +10,10 @@
 //   - Analyze a method (Core.Analyze: mutation analysis with the project's tests, or an
 //     on-save re-evaluation from the saved state), play the game on it (Core.Play: Algorithm
 //     2, or one more T and M exchange on save), kill one mutant (Core.Kill: a targeted T turn).
-//   - Save what was learned in .advertest/ (loop/state) and read it back (States).
+//   - Save what was learned in .advertest/ (loop/state) and read it back (States), with the
+//     module's verdicts of single mutants brought to every report: the user's marks
+//     (SetUserVerdict, shared by the CLI and the server) and the judges' evidence of earlier
+//     runs (recorded by Play).
 //
 // A use case reports through Events: progress, verdicts, the suite to write and warnings. The
 // server turns them into $/progress, diagnostics and workspace/applyEdit; the CLI prints them.
