@@ -154,7 +154,9 @@ func (r *run) sink(ctx context.Context) loop.EventSink {
 	return func(e loop.Event) {
 		r.ev.Progress(e)
 		if e.Verdicts != nil && ctx.Err() == nil {
-			r.ev.Verdicts(Verdicts{Mutants: e.Verdicts})
+			ms := append([]report.Mutant(nil), e.Verdicts...)
+			r.verdicts.Apply(ms) // the user's marks hold while the run goes on
+			r.ev.Verdicts(Verdicts{Mutants: ms})
 		}
 	}
 }
@@ -183,7 +185,7 @@ func (c *Core) Analyze(ctx context.Context, req Request, ev Events) (*Result, er
 		ev.Verdicts(Verdicts{}) // the old verdicts no longer stand
 	}
 	a, err := loop.AnalyzeSuite(ctx, r.lease.Project, target, opts, r.cfg, ev.Progress)
-	applyVerdicts(r.verdicts, a.Report)
+	applyVerdicts(r.latestVerdicts(), a.Report)
 	res := r.result(a.Report)
 	if err != nil {
 		if len(a.Report.Mutants) > 0 {
@@ -228,7 +230,7 @@ func (c *Core) Play(ctx context.Context, req Request, ev Events) (*Result, error
 	if out == nil {
 		return r.result(nil), err
 	}
-	applyVerdicts(r.verdicts, out.Report)
+	applyVerdicts(r.latestVerdicts(), out.Report)
 	res := r.result(out.Report)
 	if err != nil {
 		return res, err

@@ -34,6 +34,18 @@ func applyVerdicts(v *state.Verdicts, rep *report.Report) {
 	}
 }
 
+// latestVerdicts are the module's verdicts as they are now: the user may have marked a mutant
+// while the run went on (a problem reading them is a warning; the run's first reading stands).
+func (r *run) latestVerdicts() *state.Verdicts {
+	v, err := state.Open(r.root()).LoadVerdicts()
+	if err != nil {
+		r.warnState(err)
+		return r.verdicts
+	}
+	r.verdicts = v
+	return v
+}
+
 // skipSets are the ids the game leaves alone (the user's marks) and those the judge need not
 // be asked about again (judged by an earlier run).
 func skipSets(v *state.Verdicts) (ignore, judged map[string]bool) {
@@ -53,25 +65,43 @@ func skipSets(v *state.Verdicts) (ignore, judged map[string]bool) {
 // runs of the same mutants (`advertest mutate`, Analyze, a restarted server), and forgets the
 // evidence of a mutant a test has killed since. The user's marks are left as they are.
 func (r *run) recordEvidence(rep *report.Report) {
+	due := false
+	for _, mu := range rep.Mutants {
+		if _, change := evidenceChange(r.verdicts.For(mu), mu); change {
+			due = true
+		}
+	}
+	if !due {
+		return // nothing to write: a run leaves no file where it learned nothing
+	}
 	m := r.req.Method
 	err := state.Open(r.root()).UpdateVerdicts(func(v *state.Verdicts) bool {
 		changed := false
 		now := time.Now()
 		for _, mu := range rep.Mutants {
-			stored := v.For(mu)
-			switch {
-			case mu.Status == report.Killed && stored != nil && stored.Evidence != nil:
-				v.SetEvidence(mu, m.Class, m.Query, nil, now)
-				changed = true
-			case mu.Status == report.Survived && mu.Equivalence != nil && mu.Equivalence.By != "user" &&
-				(stored == nil || stored.Evidence == nil || *stored.Evidence != *mu.Equivalence):
-				v.SetEvidence(mu, m.Class, m.Query, mu.Equivalence, now)
+			if eq, change := evidenceChange(v.For(mu), mu); change {
+				v.SetEvidence(mu, m.Class, m.Query, eq, now)
 				changed = true
 			}
 		}
 		return changed
 	})
 	r.warnState(err)
+}
+
+// evidenceChange says how a run's verdict on mu changes the evidence stored for it: a judge's
+// new or different equivalence on a survivor is kept (eq), a killed mutant's evidence is
+// forgotten (eq nil); change is false when the stored evidence stands.
+func evidenceChange(stored *state.Verdict, mu report.Mutant) (eq *report.Equivalence, change bool) {
+	hasStored := stored != nil && stored.Evidence != nil
+	switch {
+	case mu.Status == report.Killed && hasStored:
+		return nil, true
+	case mu.Status == report.Survived && mu.Equivalence != nil && mu.Equivalence.By != "user" &&
+		(!hasStored || *stored.Evidence != *mu.Equivalence):
+		return mu.Equivalence, true
+	}
+	return nil, false
 }
 
 // SetUserVerdict records the user's verdict on m, a mutant of the method (class, query) in the

@@ -155,3 +155,31 @@ func mustSelection(t *testing.T) mutants.Selection {
 	}
 	return sel
 }
+
+// TestEvidenceChange: a judge's new or different verdict on a survivor is kept, a killed
+// mutant's stored evidence is forgotten, the rest stands (and no file is written for it).
+func TestEvidenceChange(t *testing.T) {
+	llmEq := &report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: "llm", Evidence: "same"}
+	other := &report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: "llm", Evidence: "other"}
+	stored := &state.Verdict{Evidence: llmEq}
+	for _, tc := range []struct {
+		name   string
+		stored *state.Verdict
+		m      report.Mutant
+		eq     *report.Equivalence
+		change bool
+	}{
+		{"new evidence", nil, report.Mutant{Status: report.Survived, Equivalence: llmEq}, llmEq, true},
+		{"the same evidence", stored, report.Mutant{Status: report.Survived, Equivalence: llmEq}, nil, false},
+		{"other evidence", stored, report.Mutant{Status: report.Survived, Equivalence: other}, other, true},
+		{"killed since", stored, report.Mutant{Status: report.Killed}, nil, true},
+		{"killed, nothing stored", nil, report.Mutant{Status: report.Killed}, nil, false},
+		{"the user's verdict is no evidence", nil, report.Mutant{Status: report.Survived, Equivalence: &state.UserEquivalence}, nil, false},
+		{"a survivor without a verdict", stored, report.Mutant{Status: report.Survived}, nil, false},
+	} {
+		eq, change := evidenceChange(tc.stored, tc.m)
+		if change != tc.change || eq != tc.eq {
+			t.Errorf("%s: %+v, %v; want %+v, %v", tc.name, eq, change, tc.eq, tc.change)
+		}
+	}
+}
