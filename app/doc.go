@@ -14,7 +14,10 @@
 //     sources, several targets, the methods a git diff changed) and run a use case on many
 //     methods (Core.AnalyzeMany, Core.PlayMany: files in parallel, a file's methods in turn,
 //     each class's suite carried from one method's game to the next).
-//   - Save what was learned in .advertest/ (loop/state) and read it back (States).
+//   - Save what was learned in .advertest/ (loop/state) and read it back (States), with the
+//     module's verdicts of single mutants brought to every report: the user's marks
+//     (SetUserVerdict, shared by the CLI and the server) and the judges' evidence of earlier
+//     runs (recorded by Play).
 //
 // A use case reports through Events: progress, verdicts, the suite to write and warnings. The
 // server turns them into $/progress, diagnostics and workspace/applyEdit; the CLI prints them.

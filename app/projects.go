@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"go.uber.org/zap"
@@ -253,6 +254,19 @@ func (p *Projects) Ready(javaFile string, s settings.Settings) bool {
 	default:
 		return false
 	}
+}
+
+// testRoots are the test source roots of the module at root, from an open project of it; nil
+// when none is open.
+func (p *Projects) testRoots(root string) []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for k, e := range p.byKey {
+		if strings.HasPrefix(k, root+"\x00") && e.warm != nil && e.warm.Project != nil && e.warm.Project.Module != nil {
+			return append([]string(nil), e.warm.Project.Module.TestSourceRoots...)
+		}
+	}
+	return nil
 }
 
 // Close closes every project, leased or not (the session is ending: its worker JVMs end with

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +11,10 @@ import (
 )
 
 // States reads the saved states of the methods of one source file (absolute) from its
-// module's .advertest/, with the module root. Unreadable state files are reported in the
-// error (a corrupt one, moved aside, is a *state.CorruptError: a warning), the readable states
-// still returned.
+// module's .advertest/, with the module root, the module's verdicts of single mutants brought
+// to them (the user's marks as they are now, earlier evidence). Unreadable state files are
+// reported in the error (a corrupt one, moved aside, is a *state.CorruptError: a warning), the
+// readable states still returned.
 func States(javaFile string) (root string, states []*state.Method, err error) {
 	root, err = ModuleRoot(javaFile)
 	if err != nil {
@@ -22,8 +24,16 @@ func States(javaFile string) (root string, states []*state.Method, err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	states, err = state.Open(root).ForFile(filepath.ToSlash(rel))
-	return root, states, err
+	store := state.Open(root)
+	states, err = store.ForFile(filepath.ToSlash(rel))
+	if len(states) == 0 {
+		return root, states, err
+	}
+	verdicts, vErr := store.LoadVerdicts()
+	for _, st := range states {
+		applyVerdicts(verdicts, st.Report)
+	}
+	return root, states, errors.Join(err, vErr)
 }
 
 // generatedSuite is the method's generated test class (binary name and text) for a run after

@@ -57,6 +57,8 @@ type run struct {
 	lease  *Lease
 	cfg    loop.Config
 	agents loop.Agents
+	// verdicts are the module's verdicts of single mutants as the run started.
+	verdicts *state.Verdicts
 }
 
 // prepare readies a use case; withAgents makes the agents (their choice comes before the
@@ -83,6 +85,8 @@ func (c *Core) prepare(ctx context.Context, req Request, ev Events, withAgents b
 	if r.lease, err = c.lease(ctx, req.Method.Target.File, s, ev); err != nil {
 		return nil, err
 	}
+	r.verdicts = loadVerdicts(r.root(), ev)
+	r.cfg.Ignore, r.cfg.Judged = skipSets(r.verdicts)
 	if withAgents {
 		var configure func(*loop.Config)
 		if r.agents, configure, err = c.agents(r.lease.Warm, choice, sel); err != nil {
@@ -110,11 +114,12 @@ func (r *run) final(rep *report.Report) {
 	r.ev.Verdicts(Verdicts{Mutants: rep.Mutants, Final: true, Covering: covering(rep), FailingOnOriginal: rep.Tests.FailingOnOriginal})
 }
 
-// covering maps each surviving mutant of rep to the tests that execute its line.
+// covering maps each surviving mutant of rep (and each one the user ignored, which is a
+// survivor again once unmarked) to the tests that execute its line.
 func covering(rep *report.Report) map[string][]string {
 	out := map[string][]string{}
 	for _, m := range rep.Mutants {
-		if m.Status == report.Survived {
+		if m.Status == report.Survived || m.Status == report.Ignored {
 			out[m.ID] = append([]string{}, m.CoveredBy...)
 		}
 	}
@@ -153,7 +158,9 @@ func (r *run) sink(ctx context.Context) loop.EventSink {
 	return func(e loop.Event) {
 		r.ev.Progress(e)
 		if e.Verdicts != nil && ctx.Err() == nil {
-			r.ev.Verdicts(Verdicts{Mutants: e.Verdicts})
+			ms := append([]report.Mutant(nil), e.Verdicts...)
+			r.verdicts.Apply(ms) // the user's marks hold while the run goes on
+			r.ev.Verdicts(Verdicts{Mutants: ms})
 		}
 	}
 }
@@ -182,6 +189,7 @@ func (c *Core) Analyze(ctx context.Context, req Request, ev Events) (*Result, er
 		ev.Verdicts(Verdicts{}) // the old verdicts no longer stand
 	}
 	a, err := loop.AnalyzeSuite(ctx, r.lease.Project, target, opts, r.cfg, ev.Progress)
+	applyVerdicts(r.latestVerdicts(), a.Report)
 	res := r.result(a.Report)
 	if err != nil {
 		if len(a.Report.Mutants) > 0 {
@@ -226,10 +234,12 @@ func (c *Core) Play(ctx context.Context, req Request, ev Events) (*Result, error
 	if out == nil {
 		return r.result(nil), err
 	}
+	applyVerdicts(r.latestVerdicts(), out.Report)
 	res := r.result(out.Report)
 	if err != nil {
 		return res, err
 	}
+	r.recordEvidence(out.Report)
 	r.final(out.Report)
 	r.save(state.KindGenerate, state.KindGenerate, out.Report)
 	if res.NewTests = len(out.Suite.Tests); res.NewTests > 0 {

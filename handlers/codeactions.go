@@ -27,6 +27,7 @@ func (h *Handler) CodeAction(_ context.Context, params *protocol.CodeActionParam
 	uri := params.TextDocument.URI
 	if kindRequested(protocol.QuickFix, params.Context.Only) {
 		actions = append(actions, killMutantActions(uri, params.Context.Diagnostics)...)
+		actions = append(actions, h.unignoreActions(uri, params.Range)...)
 	}
 	if !kindRequested(protocol.Refactor, params.Context.Only) {
 		return actions, nil
@@ -99,7 +100,9 @@ type KillMutantArgument struct {
 	Mutant string               `json:"mutant"`
 }
 
-// killMutantActions offers the quick fix for each surviving-mutant diagnostic of the context.
+// killMutantActions offers the quick fixes for each surviving-mutant diagnostic of the
+// context: a test that kills it, then the user's verdicts (Mark as equivalent, Ignore this
+// mutant).
 func killMutantActions(uri protocol.DocumentURI, diags []protocol.Diagnostic) []protocol.CodeAction {
 	var out []protocol.CodeAction
 	for _, d := range diags {
@@ -117,6 +120,7 @@ func killMutantActions(uri protocol.DocumentURI, diags []protocol.Diagnostic) []
 				Arguments: []any{KillMutantArgument{URI: uri, Mutant: id}},
 			},
 		})
+		out = append(out, verdictActions(uri, d, id)...)
 	}
 	return out
 }

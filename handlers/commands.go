@@ -65,9 +65,14 @@ func (h *Handler) ExecuteCommand(_ context.Context, params *protocol.ExecuteComm
 		return h.killMutantCommand(params.Arguments)
 	case CommandCancel:
 		return h.cancelCommand(params.Arguments)
+	case CommandMarkEquivalent:
+		return h.verdictCommand(params.Command, state.UserEquivalent, params.Arguments)
+	case CommandIgnoreMutant:
+		return h.verdictCommand(params.Command, state.UserIgnored, params.Arguments)
+	case CommandUnignoreMutant:
+		return h.verdictCommand(params.Command, "", params.Arguments)
 	default:
-		return nil, invalidParams("unknown command %q: advertest serves %s, %s, %s and %s", params.Command,
-			CommandGenerateTests, CommandAnalyzeMutants, CommandKillMutant, CommandCancel)
+		return nil, invalidParams("unknown command %q: advertest serves %s", params.Command, strings.Join(Commands, ", "))
 	}
 	arg, err := decodeMethodArgument(params.Command, params.Arguments)
 	if err != nil {

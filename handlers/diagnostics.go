@@ -18,6 +18,7 @@ import (
 	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/loop/mutants"
 	"github.com/advertest/advertest-lsp/loop/report"
+	"github.com/advertest/advertest-lsp/loop/state"
 )
 
 // DiagnosticSource is the source of every advertest diagnostic.
@@ -36,12 +37,19 @@ type methodResult struct {
 	class, query string
 	name         string
 	survivors    []report.Mutant
-	// withdrawn are the survivors whose line was edited since their evaluation.
+	// ignored are the survivors the user ignored or marked equivalent: no diagnostic, but
+	// hover and the code action that shows them again know where they are.
+	ignored []report.Mutant
+	// withdrawn are the survivors (and ignored mutants) whose line was edited since their
+	// evaluation.
 	withdrawn map[string]bool
 	// gone is set while the method cannot be found in the document.
 	gone         bool
 	covering     map[string][]string
 	possibleBugs []string
+	// related are, by mutant id, the tests that cover its line and did not kill it, where
+	// they are written (the diagnostic's relatedInformation).
+	related map[string][]protocol.DiagnosticRelatedInformation
 }
 
 // results holds the method results of every document and publishes their diagnostics: one
@@ -70,10 +78,13 @@ func newResults(h *Handler) *results {
 }
 
 // survivorsOf returns the surviving mutants of a report.
-func survivorsOf(ms []report.Mutant) []report.Mutant {
+func survivorsOf(ms []report.Mutant) []report.Mutant { return withStatus(ms, report.Survived) }
+
+// withStatus returns the mutants of a status, by line.
+func withStatus(ms []report.Mutant, status report.Status) []report.Mutant {
 	var out []report.Mutant
 	for _, m := range ms {
-		if m.Status == report.Survived {
+		if m.Status == status {
 			out = append(out, m)
 		}
 	}
@@ -156,6 +167,7 @@ func (r *results) get(uri protocol.DocumentURI, key string) *methodResult {
 	}
 	c := *res
 	c.survivors = append([]report.Mutant(nil), res.survivors...)
+	c.ignored = append([]report.Mutant(nil), res.ignored...)
 	c.withdrawn = maps.Clone(res.withdrawn)
 	return &c
 }
@@ -239,16 +251,15 @@ func (r *results) track(uri protocol.DocumentURI) (diags []protocol.Diagnostic, 
 			if m == nil {
 				continue
 			}
-			for i, s := range res.survivors {
-				mm := mutants.Mutant{ID: s.ID, Line: s.Line, Original: s.Original, Mutated: s.Mutated}
-				moved, ok := mutants.Relocate(src, mm, m.StartLine, m.EndLine)
-				if !ok || moved.Original != s.Original {
-					res.withdrawn[s.ID] = true
-					continue
+			for i := range res.survivors {
+				if relocate(src, m, &res.survivors[i], res.withdrawn) {
+					d := mutantDiagnostic(res.survivors[i], lines.LineText(res.survivors[i].Line))
+					d.RelatedInformation = res.related[res.survivors[i].ID]
+					diags = append(diags, d)
 				}
-				delete(res.withdrawn, s.ID)
-				res.survivors[i].Line = moved.Line
-				diags = append(diags, mutantDiagnostic(res.survivors[i], lines.LineText(moved.Line)))
+			}
+			for i := range res.ignored {
+				relocate(src, m, &res.ignored[i], res.withdrawn)
 			}
 			if len(res.possibleBugs) > 0 {
 				diags = append(diags, possibleBugDiagnostic(lines, m, res.possibleBugs))
@@ -256,6 +267,54 @@ func (r *results) track(uri protocol.DocumentURI) (diags []protocol.Diagnostic, 
 		}
 	})
 	return diags, version, true
+}
+
+// relocate moves mu to the line of the method m that now holds its original text, or marks
+// it withdrawn; it reports whether the mutant is still there.
+func relocate(src []byte, m *javaparse.Method, mu *report.Mutant, withdrawn map[string]bool) bool {
+	mm := mutants.Mutant{ID: mu.ID, Line: mu.Line, Original: mu.Original, Mutated: mu.Mutated}
+	moved, ok := mutants.Relocate(src, mm, m.StartLine, m.EndLine)
+	if !ok || moved.Original != mu.Original {
+		withdrawn[mu.ID] = true
+		return false
+	}
+	delete(withdrawn, mu.ID)
+	mu.Line = moved.Line
+	return true
+}
+
+// setUserVerdict moves a mutant of a method's result between its survivors and its ignored
+// mutants as the user's verdict says (state.UserEquivalent or state.UserIgnored: ignored; "":
+// a survivor again). It reports whether the mutant was there to move.
+func (r *results) setUserVerdict(uri protocol.DocumentURI, key, id, verdict string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	res := r.byURI[uri][key]
+	if res == nil {
+		return false
+	}
+	from, to := &res.survivors, &res.ignored
+	if verdict == "" {
+		from, to = &res.ignored, &res.survivors
+	}
+	i := slices.IndexFunc(*from, func(m report.Mutant) bool { return m.ID == id })
+	if i < 0 {
+		return false
+	}
+	m := (*from)[i]
+	*from = slices.Delete(*from, i, i+1)
+	switch verdict {
+	case "":
+		m.Status, m.Equivalence = report.Survived, nil
+	case state.UserEquivalent:
+		eq := state.UserEquivalence
+		m.Status, m.Equivalence = report.Ignored, &eq
+	default:
+		m.Status, m.Equivalence = report.Ignored, nil
+	}
+	*to = append(*to, m)
+	sort.SliceStable(*to, func(i, j int) bool { return (*to)[i].Line < (*to)[j].Line })
+	return true
 }
 
 // publish has the document's diagnostics sent when they changed since the last time: by the
@@ -324,7 +383,7 @@ func mutantDiagnostic(m report.Mutant, lineText string) protocol.Diagnostic {
 	start := utf16Len(lineText[:len(lineText)-len(trimmedLeft)])
 	end := utf16Len(strings.TrimRight(lineText, " \t"))
 	line := uint32(m.Line - 1)
-	return protocol.Diagnostic{
+	d := protocol.Diagnostic{
 		Range: protocol.Range{
 			Start: protocol.Position{Line: line, Character: uint32(start)},
 			End:   protocol.Position{Line: line, Character: uint32(end)},
@@ -334,6 +393,35 @@ func mutantDiagnostic(m report.Mutant, lineText string) protocol.Diagnostic {
 		Source:   DiagnosticSource,
 		Message:  describeMutant(m) + " survives: no test tells them apart",
 	}
+	if m.LikelyEquivalent() {
+		// Still a survivor that counts, but most likely one no test can kill: shown softer.
+		d.Severity = protocol.DiagnosticSeverityHint
+		d.Message = fmt.Sprintf("%s survives, probably equivalent: %s (%s)", describeMutant(m), evidenceOf(m.Equivalence), judgeName(m.Equivalence.By))
+	}
+	return d
+}
+
+// evidenceOf is an equivalence's evidence, or a word when it has none.
+func evidenceOf(eq *report.Equivalence) string {
+	if e := strings.TrimSpace(eq.Evidence); e != "" {
+		return e
+	}
+	return "no evidence given"
+}
+
+// judgeName says who reached an equivalence verdict.
+func judgeName(by string) string {
+	switch by {
+	case "llm":
+		return "the LLM judge"
+	case "search":
+		return "the search for inputs"
+	case "bytecode":
+		return "the bytecode"
+	case "user":
+		return "your verdict"
+	}
+	return by
 }
 
 // describeMutant names the change: the mutant's description, or the two lines' code.

@@ -161,7 +161,7 @@ func TestHandshakeAndCapabilities(t *testing.T) {
 	if got := strings.Join(caps.CodeActionProvider.CodeActionKinds, ","); got != "refactor,quickfix" {
 		t.Errorf("codeActionKinds = %s, want refactor,quickfix", got)
 	}
-	if got := strings.Join(caps.ExecuteCommandProvider.Commands, ","); got != "advertest.generateTests,advertest.analyzeMutants,advertest.killMutant,advertest.cancel" {
+	if got := strings.Join(caps.ExecuteCommandProvider.Commands, ","); got != "advertest.generateTests,advertest.analyzeMutants,advertest.killMutant,advertest.cancel,advertest.markEquivalent,advertest.ignoreMutant,advertest.unignoreMutant" {
 		t.Errorf("commands = %s", got)
 	}
 	if result.ServerInfo.Name != "advertest" || result.ServerInfo.Version != "1.2.3-test" {
@@ -373,6 +373,10 @@ func TestExecuteCommand(t *testing.T) {
 		{"kill: no such mutant", "advertest.killMutant", []any{map[string]any{"uri": uri, "mutant": "m0"}}, `no surviving mutant "m0"`},
 		{"kill: no mutant field", "advertest.killMutant", []any{map[string]any{"uri": uri}}, `no "mutant"`},
 		{"cancel: no job field", "advertest.cancel", []any{map[string]any{}}, `no "job"`},
+		{"ignore: no such mutant", "advertest.ignoreMutant", []any{map[string]any{"uri": uri, "mutant": "m0"}}, `no surviving mutant "m0"`},
+		{"mark equivalent: no such mutant", "advertest.markEquivalent", []any{map[string]any{"uri": uri, "mutant": "m0"}}, `no surviving mutant "m0"`},
+		{"unignore: no mutant field", "advertest.unignoreMutant", []any{map[string]any{"uri": uri}}, `no "mutant"`},
+		{"unignore: not open", "advertest.unignoreMutant", []any{map[string]any{"uri": "file://" + filepath.Join(ws, "Missing.java"), "mutant": "m0"}}, "is not open"},
 	} {
 		params := map[string]any{"command": tc.command}
 		if tc.args != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/handlers"
 	"github.com/advertest/advertest-lsp/loop"
+	"github.com/advertest/advertest-lsp/loop/report"
 	"github.com/advertest/advertest-lsp/server"
 	"github.com/advertest/advertest-lsp/server/lsptest"
 )
@@ -386,6 +387,38 @@ func TestEditorFlow(t *testing.T) {
 		}
 	})
 
+	// The user marks `value < lo` → `value <= lo` equivalent (it is: at value == lo both
+	// return lo): its diagnostic goes, and stays gone through the on-save analysis and a restart.
+	var markedID string
+	t.Run("mark as equivalent", func(t *testing.T) {
+		d := withMessage(s.latestDiagnostics(uri), "`value < lo` → `value <= lo`")
+		if d == nil {
+			t.Fatalf("no diagnostic for `value <= lo`: %+v", s.latestDiagnostics(uri))
+		}
+		markedID = d.Code
+		params := codeActionParams(uri, d.Range.Start.Line, d.Range.Start.Character, "quickfix")
+		params["context"].(map[string]any)["diagnostics"] = []any{d}
+		_, actions := codeActions(t, s.c, params)
+		if len(actions) != 3 || actions[1].Title != "Mark as equivalent" {
+			t.Fatalf("quick fixes %+v", actions)
+		}
+		from = s.mark()
+		arg, _ := json.Marshal(actions[1].Command.Arguments[0])
+		var argObj map[string]any
+		_ = json.Unmarshal(arg, &argObj)
+		if res := s.command(actions[1].Command.Command, argObj); res["status"] != "ignored" {
+			t.Errorf("markEquivalent answered %v", res)
+		}
+		s.waitDiagnostics(from, uri, "the diagnostics without the marked mutant", func(ds []diagnostic) bool {
+			for _, d := range ds {
+				if d.Code == markedID {
+					return false
+				}
+			}
+			return true
+		})
+	})
+
 	t.Run("quickfix", func(t *testing.T) {
 		ds := s.latestDiagnostics(uri)
 		d := withMessage(ds, "`return hi;` → `return 0;`")
@@ -395,7 +428,9 @@ func TestEditorFlow(t *testing.T) {
 		params := codeActionParams(uri, d.Range.Start.Line, d.Range.Start.Character, "quickfix")
 		params["context"].(map[string]any)["diagnostics"] = []any{d}
 		_, actions := codeActions(t, s.c, params)
-		if len(actions) != 1 || actions[0].Title != "Generate a test that kills this mutant" || actions[0].Kind != "quickfix" || actions[0].Command.Command != "advertest.killMutant" {
+		if len(actions) != 3 || actions[0].Title != "Generate a test that kills this mutant" || actions[0].Kind != "quickfix" || actions[0].Command.Command != "advertest.killMutant" ||
+			actions[1].Title != "Mark as equivalent" || actions[1].Command.Command != "advertest.markEquivalent" ||
+			actions[2].Title != "Ignore this mutant" || actions[2].Command.Command != "advertest.ignoreMutant" || actions[2].Kind != "quickfix" {
 			t.Fatalf("quick fixes %+v", actions)
 		}
 		// The editor has the generated test file open, unsaved, as after an earlier edit that
@@ -574,6 +609,25 @@ func TestEditorFlow(t *testing.T) {
 		ds := s2.waitDiagnostics(from, uri, "the restored diagnostics", func(ds []diagnostic) bool { return len(ds) > 0 })
 		if withMessage(ds, "`hi < value` → `hi <= value`") == nil {
 			t.Errorf("restored diagnostics %+v", ds)
+		}
+		// The mutant marked equivalent stays hidden, and out of the saved score.
+		var saved struct {
+			Report report.Report `json:"report"`
+		}
+		files, _ := filepath.Glob(filepath.Join(module, ".advertest", "methods", "org.acme.PriceCalculator", "clamp*.json"))
+		if len(files) == 1 {
+			data, _ := os.ReadFile(files[0])
+			_ = json.Unmarshal(data, &saved)
+		}
+		c := report.Counts(saved.Report.Mutants)
+		for _, d := range ds {
+			if d.Code == markedID {
+				t.Errorf("the mutant marked equivalent is shown again after a restart: %+v", d)
+			}
+		}
+		if c[report.Ignored] != 1 || saved.Report.MutationScore == nil ||
+			*saved.Report.MutationScore != float64(c[report.Killed])/float64(c[report.Killed]+c[report.Survived]) {
+			t.Errorf("saved state: %v, score %v; want one ignored, left out of the score", c, saved.Report.MutationScore)
 		}
 		// Deleting the method clears its diagnostics.
 		lines := strings.Split(text, "\n")

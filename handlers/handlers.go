@@ -22,7 +22,15 @@ const (
 	CommandAnalyzeMutants = "advertest.analyzeMutants"
 	CommandKillMutant     = "advertest.killMutant"
 	CommandCancel         = "advertest.cancel"
+	// The user's verdicts on a surviving mutant, and taking them off (handlers/verdicts.go).
+	CommandMarkEquivalent = "advertest.markEquivalent"
+	CommandIgnoreMutant   = "advertest.ignoreMutant"
+	CommandUnignoreMutant = "advertest.unignoreMutant"
 )
+
+// Commands are the commands the server serves, as initialize announces them.
+var Commands = []string{CommandGenerateTests, CommandAnalyzeMutants, CommandKillMutant, CommandCancel,
+	CommandMarkEquivalent, CommandIgnoreMutant, CommandUnignoreMutant}
 
 // ServerName is the name in initialize's serverInfo.
 const ServerName = "advertest"

@@ -177,6 +177,21 @@ func summary(res *app.Result) string {
 		score = fmt.Sprintf("score %.0f%%", 100**rep.MutationScore)
 	}
 	s := fmt.Sprintf("%s · %d of %d mutants survive", score, c[report.Survived], len(rep.Mutants))
+	likely := 0
+	for i := range rep.Mutants {
+		if rep.Mutants[i].LikelyEquivalent() {
+			likely++
+		}
+	}
+	if likely > 0 {
+		s += fmt.Sprintf(" (%d probably equivalent)", likely)
+	}
+	if n := c[report.Ignored]; n > 0 {
+		s += fmt.Sprintf(" · %d ignored", n)
+	}
+	if n := c[report.Equivalent] + c[report.Duplicate]; n > 0 {
+		s += fmt.Sprintf(" · %d equivalent or duplicate", n)
+	}
 	if n := len(rep.Tests.Methods); n > 0 {
 		s += fmt.Sprintf(" · %d tests", n)
 	}
@@ -205,10 +220,10 @@ func (e *jobEvents) Verdicts(v app.Verdicts) {
 	if v.Update {
 		e.h.results.update(e.snap.uri, e.snap.key(), v.Mutants)
 	} else {
-		e.h.results.set(&methodResult{
-			key: e.snap.key(), uri: e.snap.uri, moduleRoot: e.snap.moduleRoot, class: e.snap.method.Class, query: e.snap.method.Query,
-			name: e.snap.method.Name(), survivors: survivorsOf(v.Mutants), covering: v.Covering, possibleBugs: shortNames(v.FailingOnOriginal),
-		})
+		e.h.results.set(e.h.newResult(e.snap.uri, resultInput{
+			key: e.snap.key(), moduleRoot: e.snap.moduleRoot, class: e.snap.method.Class, query: e.snap.method.Query,
+			name: e.snap.method.Name(), mutants: v.Mutants, covering: v.Covering, failingOnOriginal: v.FailingOnOriginal,
+		}))
 	}
 	e.h.results.publish(e.snap.uri)
 }

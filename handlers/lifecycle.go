@@ -52,7 +52,7 @@ func (h *Handler) Initialize(_ context.Context, params *protocol.InitializeParam
 			},
 			HoverProvider: true,
 			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{
-				Commands: []string{CommandGenerateTests, CommandAnalyzeMutants, CommandKillMutant, CommandCancel},
+				Commands: append([]string(nil), Commands...),
 			},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: ServerName, Version: h.version},

@@ -12,9 +12,12 @@ import (
 	"github.com/advertest/advertest-lsp/server/lsptest"
 )
 
+const judgeReason = "at value == lo both paths return lo"
+
 // TestGenerateWithScriptedLLM runs generateTests with agents llm against a scripted
 // OpenAI-compatible endpoint: the LLM's tests and mutants reach the report, the state and the
-// workspace edit, and the requests carry temperature 0.
+// workspace edit, the judge's verdict a Hint and the module's verdicts, and the requests carry
+// temperature 0.
 func TestGenerateWithScriptedLLM(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Maven and JVMs")
@@ -25,6 +28,11 @@ func TestGenerateWithScriptedLLM(t *testing.T) {
 	srv := llmtest.Start(t, func(req *llmtest.Request, n int) llmtest.Response {
 		last := req.Last()
 		switch {
+		case strings.Contains(req.Messages[0].Content, "program semantics"): // the equivalence judge
+			if strings.Contains(last, "`if (value <= lo) {`") {
+				return llmtest.Reply(`{"equivalent": true, "reason": "`+judgeReason+`", "input": ""}`, 60, 20)
+			}
+			return llmtest.Reply(`{"equivalent": false, "reason": "not sure", "input": ""}`, 60, 20)
 		case strings.Contains(last, "diverse mutants"):
 			return llmtest.Reply(`{"mutants":[{"line":30,"original":"            return lo;","mutated":"            return lo + 1;"}]}`, 60, 40)
 		case strings.Contains(last, "cover every path"):
@@ -67,6 +75,18 @@ func TestGenerateWithScriptedLLM(t *testing.T) {
 	st, _ := os.ReadFile(matches[0])
 	if !strings.Contains(string(st), `"origin": "llm"`) || strings.Contains(string(st), `"requests": 0`) {
 		t.Errorf("the state has no LLM mutant or no LLM usage")
+	}
+	// The judge found `value <= lo` likely equivalent: a Hint with its reason, kept in the
+	// module's verdicts for later runs.
+	if !strings.Contains(end.Message, "probably equivalent") {
+		t.Errorf("end %q does not count the probably equivalent survivor", end.Message)
+	}
+	hint := withMessage(s.latestDiagnostics(uri), "`value < lo` → `value <= lo` survives, probably equivalent: "+judgeReason+" (the LLM judge)")
+	if hint == nil || hint.Severity != 4 {
+		t.Errorf("no Hint for the likely-equivalent survivor: %+v", s.latestDiagnostics(uri))
+	}
+	if v, err := os.ReadFile(filepath.Join(module, ".advertest", "verdicts.json")); err != nil || !strings.Contains(string(v), judgeReason) || !strings.Contains(string(v), `"by": "llm"`) {
+		t.Errorf("the judge's evidence is not in verdicts.json: %v\n%s", err, v)
 	}
 	reqs := srv.Requests()
 	if len(reqs) == 0 {

@@ -39,12 +39,10 @@ func (h *Handler) restoreState(uri protocol.DocumentURI, path string) {
 		restored := make([]*methodResult, 0, len(states))
 		for _, st := range states {
 			t := st.Report.Target
-			restored = append(restored, &methodResult{
-				key: methodKey(root, t.Class, st.Query), uri: uri, moduleRoot: root,
-				class: t.Class, query: st.Query, name: t.Method,
-				survivors: survivorsOf(st.Report.Mutants), covering: st.Covering,
-				possibleBugs: shortNames(st.Report.Tests.FailingOnOriginal),
-			})
+			restored = append(restored, h.newResult(uri, resultInput{
+				key: methodKey(root, t.Class, st.Query), moduleRoot: root, class: t.Class, query: st.Query, name: t.Method,
+				mutants: st.Report.Mutants, covering: st.Covering, failingOnOriginal: st.Report.Tests.FailingOnOriginal,
+			}))
 		}
 		if h.results.restore(uri, opened, restored) {
 			h.results.publish(uri)

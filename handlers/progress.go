@@ -186,6 +186,12 @@ func (p *progress) event(e loop.Event) {
 			step = fmt.Sprintf("evaluating %d/%d", e.Done, e.Total)
 			frac = 0.5 + 0.5*float64(e.Done)/float64(e.Total)
 		}
+	case loop.PhaseJudge:
+		step, frac = "the equivalence judge", 0.9
+		if e.Total > 0 {
+			step = fmt.Sprintf("the equivalence judge %d/%d", e.Done, e.Total)
+			frac = 0.9 + 0.1*float64(e.Done)/float64(e.Total)
+		}
 	case loop.PhaseDone:
 		return
 	}

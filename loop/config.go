@@ -50,6 +50,13 @@ type Config struct {
 	Budget func() error
 	// Usage, when set, gives the LLM figures for the report.
 	Usage func() report.LLM
+	// Ignore names the mutants the user ignored or marked equivalent: neither T nor the
+	// judge spends effort on them, nor M on their lines (the use case marks them in the
+	// report, see docs/state.md).
+	Ignore map[string]bool
+	// Judged names the mutants that carry an equivalence verdict from an earlier run: the
+	// judge is not asked about them again.
+	Judged map[string]bool
 }
 
 // DefaultConfig returns the settings table's defaults (the environment plays no part in them).

@@ -16,6 +16,8 @@ const (
 	PhaseTests Phase = "tests"
 	// PhaseEvaluate: mutation testing of the mutants against the suite.
 	PhaseEvaluate Phase = "evaluate"
+	// PhaseJudge: the equivalence judge on the survivors T could not kill, after the game.
+	PhaseJudge Phase = "judge"
 	// PhaseDone: the run is over; the event carries the final figures.
 	PhaseDone Phase = "done"
 )

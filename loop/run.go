@@ -21,6 +21,9 @@ import (
 type Agents struct {
 	T agent.TestAgent
 	M agent.MutantAgent
+	// Judge, when set, is asked after the game about the survivors T could not kill (see
+	// judge.go).
+	Judge agent.Judge
 }
 
 // UsageReporter is a player that adds its own figures to the report's llm section (the LLM's
@@ -65,6 +68,12 @@ type game struct {
 	rep      *report.Report
 	stats    engine.Stats
 	dropped  int
+
+	// targeted are the mutants T was asked to kill; equivalence the judge's verdicts, and
+	// judged its counts (nil when no judge played).
+	targeted    map[string]bool
+	equivalence map[string]*report.Equivalence
+	judged      *report.LLMJudge
 }
 
 // Run plays the adversarial game of the paper's Algorithm 2 on the target method: T's and M's
@@ -110,6 +119,7 @@ func newGame(proj Project, t *Target, cfg Config, agents Agents, sink EventSink)
 		suite:    &Suite{Package: pctx.Package, ClassName: className, JUnit: junit},
 		verdicts: map[string]report.Mutant{},
 		rep:      &report.Report{Target: t.ReportTarget(proj.ModuleRoot())},
+		targeted: map[string]bool{},
 	}
 	if b, err := os.ReadFile(g.testFile()); err == nil {
 		if HasMarker(b) {
@@ -195,7 +205,7 @@ func (g *game) play(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	return g.judge(ctx, rounds)
 }
 
 // agentCannot records an agent's refusal (a method it cannot drive) as a warning; it reports
@@ -218,6 +228,7 @@ func (g *game) testMove(ctx context.Context, round, rounds int) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		g.targeted[m.ID] = true
 		ts, err := g.agents.T.KillMutant(ctx, g.subject, m)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -255,7 +266,7 @@ func (g *game) mutantMove(ctx context.Context, round, rounds int) error {
 func (g *game) survivors() []mutants.Mutant {
 	var out []mutants.Mutant
 	for _, m := range g.pool {
-		if v, ok := g.verdicts[m.ID]; ok && v.Status == report.Survived {
+		if v, ok := g.verdicts[m.ID]; ok && v.Status == report.Survived && !g.cfg.Ignore[m.ID] {
 			out = append(out, m)
 		}
 	}
@@ -441,6 +452,7 @@ func (g *game) currentVerdicts() []report.Mutant {
 func (g *game) outcome() *Outcome {
 	rep := g.rep
 	rep.Mutants = g.currentVerdicts()
+	g.attachEquivalence(rep)
 	if g.base != nil {
 		g.base.Describe(rep)
 	}
@@ -473,6 +485,10 @@ func (g *game) outcome() *Outcome {
 		if r, ok := player.(UsageReporter); ok {
 			r.ReportUsage(&rep.LLM)
 		}
+	}
+	if g.judged != nil {
+		counts := *g.judged
+		rep.LLM.Judge = &counts
 	}
 	rep.Timing.MutantsEvaluated = g.stats.Mutants
 	rep.Timing.TestExecutions = g.stats.TestExecutions

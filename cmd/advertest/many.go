@@ -37,6 +37,13 @@ func onTargets(ctx context.Context, e *env, cmd string, tf *targetFlags, args []
 	return onMany(ctx, e, cmd, tf, targets, many, writeTests)
 }
 
+// oneMethodTarget reports whether args name exactly one method (FILE:LINE or FILE --method
+// NAME), the target that gives the one-method report.
+func oneMethodTarget(tf *targetFlags, args []string) bool {
+	targets, err := parseTargets(tf, args)
+	return err == nil && tf.single(targets) && !isDir(targets.Specs[0].Path)
+}
+
 // onMany is a run over many methods: the settings, the targets resolved into methods, the
 // shard's slice of them, the use case on each (one line per method as it ends), the summary
 // table, then the reports and the exit status.

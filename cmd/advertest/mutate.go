@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/advertest/advertest-lsp/app"
@@ -25,6 +24,8 @@ func mutateCommand() *command {
 	c.setFlags = func(fs *flag.FlagSet) func(context.Context, *env, []string) int {
 		var tf targetFlags
 		tf.register(fs)
+		var vf verdictFlags
+		vf.register(fs)
 		listOps := fs.Bool("list-operators", false, "print the mutation operators (code, group, description) and exit; takes no TARGET")
 		return func(ctx context.Context, e *env, args []string) int {
 			if *listOps {
@@ -35,15 +36,33 @@ func mutateCommand() *command {
 				printCommandUsage(e.stderr, c, fs)
 				return exitUsage
 			}
-			return runMutate(ctx, e, &tf, args)
+			if vf.any() {
+				// A mark names one mutant of one method: the target must be that method.
+				if !oneMethodTarget(&tf, args) {
+					return usageFail(e, "mutate", fmt.Errorf("--ignore, --mark-equivalent and --unignore take one method as TARGET (FILE:LINE or FILE --method NAME)"))
+				}
+				if code := vf.apply(e, &tf, args[0]); code != exitOK {
+					return code
+				}
+			}
+			return runMutate(ctx, e, &tf, args, vf.showIgnored)
 		}
 	}
 	return c
 }
 
-func runMutate(ctx context.Context, e *env, tf *targetFlags, args []string) int {
+// runMutate is mutation analysis of the targets; with showIgnored a one-method table also lists
+// the ignored mutants with their marks (a report over many methods carries them in its JSON).
+func runMutate(ctx context.Context, e *env, tf *targetFlags, args []string, showIgnored bool) int {
+	table := printMutateTable
+	if showIgnored {
+		table = func(w io.Writer, rep *report.Report, interrupted bool) {
+			printMutateTable(w, rep, interrupted)
+			printIgnored(w, rep)
+		}
+	}
 	return onTargets(ctx, e, "mutate", tf, args, (*app.Core).AnalyzeMany, false, func(arg string) int {
-		return onMethod(ctx, e, "mutate", tf, arg, (*app.Core).Analyze, printMutateTable, nil)
+		return onMethod(ctx, e, "mutate", tf, arg, (*app.Core).Analyze, table, nil)
 	})
 }
 
@@ -54,11 +73,20 @@ func printMutateTable(w io.Writer, rep *report.Report, interrupted bool) {
 		fmt.Fprintln(w, "  (interrupted: partial results)")
 	}
 	c := report.Counts(rep.Mutants)
-	fmt.Fprintf(w, "  mutants    %d: killed %d, survived %d, uncompilable %d, timeout %d\n",
-		len(rep.Mutants), c[report.Killed], c[report.Survived], c[report.Uncompilable], c[report.Timeout])
-	valid := c[report.Killed] + c[report.Survived]
+	counts := fmt.Sprintf("killed %d, survived %d, uncompilable %d, timeout %d",
+		c[report.Killed], c[report.Survived], c[report.Uncompilable], c[report.Timeout])
+	for _, st := range []report.Status{report.Equivalent, report.Duplicate, report.Ignored} {
+		if c[st] > 0 {
+			counts += fmt.Sprintf(", %s %d", st, c[st])
+		}
+	}
+	fmt.Fprintf(w, "  mutants    %d: %s\n", len(rep.Mutants), counts)
+	counted := c[report.Killed] + c[report.Survived]
 	if rep.MutationScore != nil {
-		fmt.Fprintf(w, "  score      %.1f%% (%d of %d valid mutants killed)\n", 100**rep.MutationScore, c[report.Killed], valid)
+		fmt.Fprintf(w, "  score      %.1f%% (%d of %d counted mutants killed)\n", 100**rep.MutationScore, c[report.Killed], counted)
+		if left := c[report.Equivalent] + c[report.Duplicate] + c[report.Ignored]; left > 0 && rep.RawMutationScore != nil {
+			fmt.Fprintf(w, "  raw score  %.1f%% (over every valid mutant, the %d equivalent, duplicate or ignored too)\n", 100**rep.RawMutationScore, left)
+		}
 	} else {
 		fmt.Fprintln(w, "  score      n/a (no valid mutant)")
 	}
@@ -73,11 +101,10 @@ func printMutateTable(w io.Writer, rep *report.Report, interrupted bool) {
 	if len(surv) > 0 {
 		fmt.Fprintln(w, "  surviving:")
 		for _, m := range surv {
-			desc := m.Description
-			if desc == "" {
-				desc = fmt.Sprintf("`%s` → `%s`", strings.TrimSpace(m.Original), strings.TrimSpace(m.Mutated))
+			fmt.Fprintf(w, "    line %-4d %-5s %s  [%s]\n", m.Line, m.Operator, m.Describe(), m.ID)
+			if m.LikelyEquivalent() {
+				fmt.Fprintf(w, "              probably equivalent (by %s): %s\n", m.Equivalence.By, m.Equivalence.Evidence)
 			}
-			fmt.Fprintf(w, "    line %-4d %-5s %s  [%s]\n", m.Line, m.Operator, desc, m.ID)
 		}
 	}
 	for _, warn := range rep.Warnings {

@@ -17,6 +17,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	rep "github.com/advertest/advertest-lsp/loop/report"
+	"github.com/advertest/advertest-lsp/loop/state"
 )
 
 // waitTimeout bounds each wait of the Lua script on the server (a job's
@@ -215,6 +218,13 @@ type phase struct {
 	TestFile      string            `json:"test_file"`
 	Buffer        string            `json:"buffer"`
 	OnDisk        *string           `json:"on_disk"`
+	// The verdicts phase: the quick fixes' titles on a survivor, its code, how many related
+	// tests its diagnostic carried, and whether Ignore hid it and :AdverTestUnignore brought it back.
+	Titles  []string `json:"titles"`
+	Code    string   `json:"code"`
+	Related int      `json:"related"`
+	Hidden  bool     `json:"hidden"`
+	Back    bool     `json:"back"`
 }
 
 type diagnostic struct {
@@ -478,6 +488,11 @@ func TestAnalyzeAndGenerate(t *testing.T) {
 
 	project := copyProject(t, projectDir)
 	file := filepath.Join(project, filepath.FromSlash(source))
+	// An earlier run's search found one survivor likely equivalent: the analysis shows it as
+	// a hint with the evidence.
+	hinted := wantIDs[len(wantIDs)-1]
+	const evidence = "212 inputs reached this line, 14 changed its value, none changed the result"
+	injectEvidence(t, project, want, hinted, evidence)
 	// The suite of class C is CAdverTest in C's package, under a test source root.
 	topLevel, _, _ := strings.Cut(want.Target.Class, "$")
 	testSuffix := filepath.FromSlash("/"+strings.ReplaceAll(topLevel, ".", "/")) + "AdverTest.java"
@@ -521,7 +536,12 @@ func TestAnalyzeAndGenerate(t *testing.T) {
 		if ok && want.Mutants[i].Line != d.Line {
 			t.Errorf("mutant %s: diagnostic on line %d, want line %d", code, d.Line, want.Mutants[i].Line)
 		}
-		if d.Severity != 2 {
+		switch {
+		case code == hinted:
+			if d.Severity != 4 || !strings.Contains(d.Message, "probably equivalent: "+evidence) {
+				t.Errorf("line %d: the likely-equivalent survivor has severity %d, message %q; want 4 (HINT) and the evidence", d.Line, d.Severity, d.Message)
+			}
+		case d.Severity != 2:
 			t.Errorf("line %d: severity %d, want 2 (vim.diagnostic.severity.WARN)", d.Line, d.Severity)
 		}
 		text := analyze.Lines[strconv.Itoa(d.Line)]
@@ -540,6 +560,21 @@ func TestAnalyzeAndGenerate(t *testing.T) {
 	}
 	if !analyze.ProgressEnded {
 		t.Errorf(":AdverTestAnalyze: no $/progress end reached the plugin (progress seen: %+v)", analyze.Progress)
+	}
+
+	v := res.phase(t, "verdicts")
+	if got := strings.Join(v.Titles, "|"); got != "Generate a test that kills this mutant|Mark as equivalent|Ignore this mutant" {
+		t.Errorf("quick fixes on mutant %s: %q", v.Code, got)
+	}
+	var answer struct {
+		Status string `json:"status"`
+	}
+	_ = json.Unmarshal(v.Result, &answer)
+	if v.ErrorMessage != "" || answer.Status != "ignored" || !v.Hidden || !v.Back {
+		t.Errorf("Ignore this mutant %s: answer %s, error %q, hidden %v, shown again by :AdverTestUnignore %v", v.Code, v.Result, v.ErrorMessage, v.Hidden, v.Back)
+	}
+	if v.Related == 0 {
+		t.Errorf("the diagnostic of %s reached vim.diagnostic without relatedInformation (the tests covering its line)", v.Code)
 	}
 
 	gen := res.phase(t, "generate")
@@ -651,4 +686,25 @@ func TestPluginLogic(t *testing.T) {
 	if string(data) != "ok" || runErr != nil {
 		t.Fatalf("unit.lua (%v): %s\n%s", runErr, data, out)
 	}
+}
+
+// injectEvidence writes the evidence of an equivalence judge for the mutant id of the
+// method's report into the project's .advertest/, as an earlier run leaves it.
+func injectEvidence(t *testing.T, project string, r *report, id, evidence string) {
+	t.Helper()
+	for _, m := range r.Mutants {
+		if m.ID != id {
+			continue
+		}
+		mu := rep.Mutant{ID: m.ID, Line: m.Line, Original: m.Original, Mutated: m.Mutated}
+		err := state.Open(project).UpdateVerdicts(func(v *state.Verdicts) bool {
+			v.SetEvidence(mu, r.Target.Class, "", &rep.Equivalence{Verdict: rep.VerdictLikelyEquivalent, By: "search", Evidence: evidence}, time.Now())
+			return true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Fatalf("no mutant %s in the report", id)
 }

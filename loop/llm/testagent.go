@@ -79,7 +79,19 @@ func (a *TestAgent) InitialSuite(ctx context.Context, s *agent.Subject) ([]agent
 
 // KillMutant asks for tests that pass on the original and fail on m.
 func (a *TestAgent) KillMutant(ctx context.Context, s *agent.Subject, m mutants.Mutant) ([]agent.Test, error) {
-	task := prompts.Task{TestClassName: s.TestClassName, Mutant: prompts.Mutant{Line: m.Line, Original: m.Original, Mutated: m.Mutated}}
+	return a.kill(ctx, s, m, "")
+}
+
+// KillWithInput asks for tests against m built on an input the equivalence judge says tells
+// it from the original (the request names the earlier attempt too).
+func (a *TestAgent) KillWithInput(ctx context.Context, s *agent.Subject, m mutants.Mutant, input string) ([]agent.Test, error) {
+	return a.kill(ctx, s, m, input)
+}
+
+var _ agent.InputTester = (*TestAgent)(nil)
+
+func (a *TestAgent) kill(ctx context.Context, s *agent.Subject, m mutants.Mutant, input string) ([]agent.Test, error) {
+	task := prompts.Task{TestClassName: s.TestClassName, Mutant: prompts.Mutant{Line: m.Line, Original: m.Original, Mutated: m.Mutated}, Input: input}
 	a.mu.Lock()
 	prev, seen := a.attempts[m.ID]
 	a.mu.Unlock()

@@ -94,6 +94,23 @@ type LLM struct {
 	// MutantDrops counts the mutants the LLM proposed that were dropped, by reason; nil
 	// without the LLM's mutant agent.
 	MutantDrops *MutantDrops `json:"mutantDrops,omitempty"`
+	// Judge is what the equivalence judge did with the survivors T could not kill; nil when
+	// no judge played.
+	Judge *LLMJudge `json:"judge,omitempty"`
+}
+
+// LLMJudge counts the equivalence judge's work (its requests are in LLM.Requests).
+type LLMJudge struct {
+	// Asked is the survivors put to the judge.
+	Asked int `json:"asked"`
+	// LikelyEquivalent is those it judged equivalent (equivalence likelyEquivalent, by llm).
+	LikelyEquivalent int `json:"likelyEquivalent"`
+	// Inputs is those it judged not equivalent with an input that T turned into tests;
+	// KilledByInput those of them the tests killed (the others stay survivors, no verdict).
+	Inputs        int `json:"inputs"`
+	KilledByInput int `json:"killedByInput"`
+	// Unanswered is the replies that could not be read (no verdict).
+	Unanswered int `json:"unanswered"`
 }
 
 // LLMTests counts the test agent's work on the LLM's classes.

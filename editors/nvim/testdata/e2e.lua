@@ -142,6 +142,62 @@ local function main()
     return
   end
 
+  -- The quick fixes on a surviving mutant's warning; Ignore this mutant through them hides it,
+  -- :AdverTestUnignore shows it again.
+  local target
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    if d.source == 'advertest' and d.code ~= 'possible-bug' and d.severity == vim.diagnostic.severity.WARN then
+      target = d
+      break
+    end
+  end
+  local v = phase('verdicts', { titles = {} })
+  if target then
+    local function shown(code)
+      for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+        if d.code == code then
+          return true
+        end
+      end
+      return false
+    end
+    local range = { start = { line = target.lnum, character = target.col }, ['end'] = { line = target.end_lnum, character = target.end_col } }
+    local lsp_diagnostic = { range = range, severity = 2, code = target.code, source = target.source, message = target.message }
+    v.code = target.code
+    local lsp = target.user_data and target.user_data.lsp or {}
+    v.related = #(lsp.relatedInformation or {})
+    local responses = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', {
+      textDocument = { uri = vim.uri_from_bufnr(bufnr) }, range = range,
+      context = { diagnostics = { lsp_diagnostic }, only = { 'quickfix' } },
+    }, timeout)
+    local ignore
+    for _, r in pairs(responses or {}) do
+      for _, a in ipairs(r.result or {}) do
+        table.insert(v.titles, a.title)
+        if a.title == 'Ignore this mutant' then
+          ignore = a
+        end
+      end
+    end
+    if ignore then
+      local answers = vim.lsp.buf_request_sync(bufnr, 'workspace/executeCommand', { command = ignore.command.command, arguments = ignore.command.arguments }, timeout)
+      for _, r in pairs(answers or {}) do
+        v.result = r.result
+        v.error = r.error and r.error.message or nil
+      end
+      v.hidden = vim.wait(timeout, function()
+        return not shown(target.code)
+      end, 50)
+      local done = false
+      advertest.unignore(target.code, function()
+        done = true
+      end)
+      v.back = vim.wait(timeout, function()
+        return done and shown(target.code)
+      end, 50)
+    end
+  end
+
   -- :AdverTestGenerate: the suite arrives as a workspace edit creating the test file.
   local suffix = vim.env.ADVERTEST_TEST_SUFFIX
   local progress_before = #advertest.state.progress

@@ -72,12 +72,24 @@ local function checks()
   eq(vim.lsp.util.lookup_section(cfg.settings, 'advertest'), cfg.init_options, 'workspace/configuration answer')
   eq(cfg.name, 'advertest', 'name')
   eq(cfg.workspace_folders[1].uri, vim.uri_from_fname(project), 'workspace folder')
-  for _, name in ipairs({ 'AdverTestGenerate', 'AdverTestAnalyze', 'AdverTestCancel', 'AdverTestLog' }) do
+  for _, name in ipairs({ 'AdverTestGenerate', 'AdverTestAnalyze', 'AdverTestCancel', 'AdverTestUnignore', 'AdverTestLog' }) do
     eq(vim.fn.exists(':' .. name), 2, ':' .. name)
   end
+  -- The survivors a statusline counts: warnings and hints (probably equivalent), not possible bugs.
+  local ns = vim.api.nvim_create_namespace('advertest-unit')
+  vim.diagnostic.set(ns, bufnr, {
+    { lnum = 28, col = 8, severity = vim.diagnostic.severity.WARN, source = 'advertest', code = 'm000000000001', message = 'a' },
+    { lnum = 31, col = 8, severity = vim.diagnostic.severity.HINT, source = 'advertest', code = 'm000000000002', message = 'b' },
+    { lnum = 24, col = 4, severity = vim.diagnostic.severity.INFO, source = 'advertest', code = 'possible-bug', message = 'c' },
+    { lnum = 24, col = 4, severity = vim.diagnostic.severity.HINT, source = 'jdtls', code = 'x', message = 'd' },
+  })
+  eq(advertest.survivors(bufnr), { survivors = 2, likely_equivalent = 1 }, 'survivors')
+  vim.diagnostic.reset(ns, bufnr)
+
   -- A command without a server says so instead of failing.
   vim.cmd('enew')
   advertest.run(advertest.commands.analyze)
+  advertest.unignore('m000000000001')
 
   -- nvim-lspconfig's table.
   local lc = advertest.lspconfig({ settings = {} })

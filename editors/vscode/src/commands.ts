@@ -11,12 +11,18 @@ export const CLIENT_COMMANDS = {
   analyzeMutants: 'advertest.client.analyzeMutants',
   restartServer: 'advertest.client.restartServer',
   showOutput: 'advertest.client.showOutput',
+  unignoreMutant: 'advertest.client.unignoreMutant',
 } as const;
 
 /** The server's workspace/executeCommand ids (docs/contracts.md, "Commands"). */
 export const SERVER_COMMANDS = {
   generateTests: 'advertest.generateTests',
   analyzeMutants: 'advertest.analyzeMutants',
+  // The user's verdicts on a surviving mutant; the server offers the first two as quick
+  // fixes on a mutant's diagnostic, and the third on an ignored mutant's line.
+  markEquivalent: 'advertest.markEquivalent',
+  ignoreMutant: 'advertest.ignoreMutant',
+  unignoreMutant: 'advertest.unignoreMutant',
 } as const;
 
 /** The server's notification at the end of a job (requested; see README). */
@@ -46,4 +52,16 @@ export function jobOf(result: unknown): string | undefined {
 /** Whether a path is a suite the server generates: <Class>AdverTest.java (docs/contracts.md, "Test files"). */
 export function isGeneratedTestFile(path: string): boolean {
   return /[^/\\]AdverTest\.java$/.test(path);
+}
+
+/** The argument of the server's mutant commands: the document and the mutant's id. */
+export interface MutantArgument {
+  uri: string;
+  mutant: string;
+}
+
+/** A mutant id as the server writes them ("m" and 12 hex digits, "-K" for a repeated line), trimmed; undefined when it is not one. */
+export function mutantId(text: string | undefined): string | undefined {
+  const id = (text ?? '').trim();
+  return /^m[0-9a-f]{12}(-\d+)?$/.test(id) ? id : undefined;
 }

@@ -13,7 +13,7 @@ import {
 } from 'vscode-languageclient/node';
 
 import { BinaryNotFoundError, hostEnvironment, resolveServerBinary } from './binary';
-import { CLIENT_COMMANDS, JOB_ENDED_NOTIFICATION, SERVER_COMMANDS, isGeneratedTestFile, jobOf, methodArgument } from './commands';
+import { CLIENT_COMMANDS, JOB_ENDED_NOTIFICATION, SERVER_COMMANDS, isGeneratedTestFile, jobOf, methodArgument, mutantId } from './commands';
 import { SECTION, needsRestart, serverArgs, toServerSettings } from './settings';
 import { type JobEnded, type ProgressValue, type StatusText, countSurvivors, progressStatus, statusText } from './status';
 
@@ -43,6 +43,7 @@ class Extension implements vscode.Disposable {
       vscode.commands.registerCommand(CLIENT_COMMANDS.analyzeMutants, () => this.runMethodCommand(SERVER_COMMANDS.analyzeMutants)),
       vscode.commands.registerCommand(CLIENT_COMMANDS.restartServer, () => this.restart()),
       vscode.commands.registerCommand(CLIENT_COMMANDS.showOutput, () => this.output.show(true)),
+      vscode.commands.registerCommand(CLIENT_COMMANDS.unignoreMutant, () => this.unignoreMutant()),
       vscode.workspace.onDidChangeConfiguration((e) => this.configurationChanged(e)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.start()),
       vscode.languages.onDidChangeDiagnostics(() => this.updateStatus()),
@@ -160,6 +161,42 @@ class Extension implements vscode.Disposable {
       const result: unknown = await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [arg] });
       const job = jobOf(result);
       this.output.appendLine(`${command} at ${arg.uri}:${arg.position.line + 1}: ${job !== undefined ? `job ${job}` : JSON.stringify(result)}`);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      void vscode.window.showErrorMessage(`AdverTest: ${message}`);
+    }
+  }
+
+  /**
+   * Takes the user's mark off a mutant of the active file's module by its id (the
+   * server's code action does it on the mutant's line; this is for a mutant whose id the
+   * user has, from the hover or `advertest mutate --show-ignored`).
+   */
+  async unignoreMutant(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    if (editor === undefined || editor.document.languageId !== 'java') {
+      void vscode.window.showWarningMessage("AdverTest: open a Java file of the mutant's module first.");
+      return;
+    }
+    const typed = await vscode.window.showInputBox({
+      title: 'AdverTest: show an ignored mutant again',
+      prompt: "The mutant id (hover an ignored mutant's line, or run `advertest mutate --show-ignored`)",
+      placeHolder: 'm0123456789ab',
+      validateInput: (v: string) => (mutantId(v) === undefined ? 'a mutant id: m and 12 hex digits' : undefined),
+    });
+    const id = mutantId(typed);
+    if (id === undefined) {
+      return;
+    }
+    const client = await this.start();
+    if (client === undefined) {
+      return;
+    }
+    const arg = { uri: client.code2ProtocolConverter.asUri(editor.document.uri), mutant: id };
+    try {
+      const result: unknown = await client.sendRequest(ExecuteCommandRequest.type, { command: SERVER_COMMANDS.unignoreMutant, arguments: [arg] });
+      const changed = typeof result === 'object' && result !== null && 'changed' in result && result.changed === true;
+      void vscode.window.showInformationMessage(changed ? `AdverTest: ${id} is shown again` : `AdverTest: ${id} was not ignored`);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       void vscode.window.showErrorMessage(`AdverTest: ${message}`);

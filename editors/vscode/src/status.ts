@@ -19,7 +19,7 @@ export interface JobEnded {
   mutationScore?: number | null;
   lineCoverage?: number | null;
   branchCoverage?: number | null;
-  mutants?: { valid?: number; killed?: number; survived?: number };
+  mutants?: { valid?: number; killed?: number; survived?: number; likelyEquivalent?: number; ignored?: number };
   /** The generated test file (a file: URI), for generateTests. */
   testFile?: string | null;
   /** A one-line error for "failed". */
@@ -30,11 +30,22 @@ export interface JobEnded {
 export interface DiagnosticLike {
   source?: string;
   code?: string | number | { value: string | number };
+  /** VS Code's numbering: 0 Error, 1 Warning, 2 Information, 3 Hint. */
+  severity?: number;
 }
 
-/** Surviving mutants: the server's diagnostics other than possible bugs. */
-export function countSurvivors(diagnostics: readonly DiagnosticLike[]): number {
-  let n = 0;
+/** VS Code's DiagnosticSeverity.Hint: a survivor judged probably equivalent. */
+export const SEVERITY_HINT = 3;
+
+/** The surviving mutants of a file's diagnostics, and those of them judged probably equivalent (shown as hints). */
+export interface SurvivorCount {
+  survivors: number;
+  likelyEquivalent: number;
+}
+
+/** Surviving mutants: the server's diagnostics other than possible bugs (ignored mutants have none). */
+export function countSurvivors(diagnostics: readonly DiagnosticLike[]): SurvivorCount {
+  const out = { survivors: 0, likelyEquivalent: 0 };
   for (const d of diagnostics) {
     if (d.source !== 'advertest') {
       continue;
@@ -43,9 +54,12 @@ export function countSurvivors(diagnostics: readonly DiagnosticLike[]): number {
     if (code === 'possible-bug') {
       continue;
     }
-    n++;
+    out.survivors++;
+    if (d.severity === SEVERITY_HINT) {
+      out.likelyEquivalent++;
+    }
   }
-  return n;
+  return out;
 }
 
 /** A ratio 0..1 as a whole percentage. */
@@ -62,7 +76,7 @@ export interface StatusText {
  * The item's text: the last job's mutation score when the server told it,
  * else the number of surviving mutants in the active file's diagnostics.
  */
-export function statusText(last: JobEnded | undefined, survivorsInActiveFile: number | undefined): StatusText {
+export function statusText(last: JobEnded | undefined, activeFile: SurvivorCount | undefined): StatusText {
   const icon = '$(beaker)';
   if (last !== undefined) {
     const method = last.target?.method ?? 'method';
@@ -79,7 +93,11 @@ export function statusText(last: JobEnded | undefined, survivorsInActiveFile: nu
       parts.push('no valid mutants');
     }
     if (typeof last.mutants?.survived === 'number') {
-      parts.push(`${last.mutants.survived} surviving`);
+      const likely = last.mutants.likelyEquivalent ?? 0;
+      parts.push(`${last.mutants.survived} surviving${likely > 0 ? ` (${likely} probably equivalent)` : ''}`);
+    }
+    if (typeof last.mutants?.ignored === 'number' && last.mutants.ignored > 0) {
+      parts.push(`${last.mutants.ignored} ignored`);
     }
     if (typeof last.lineCoverage === 'number') {
       parts.push(`line coverage ${percent(last.lineCoverage)}`);
@@ -91,9 +109,12 @@ export function statusText(last: JobEnded | undefined, survivorsInActiveFile: nu
     const signature = last.target?.signature ?? method;
     return { text: `${icon} ${method}: ${score}`, tooltip: `AdverTest, ${signature}: ${parts.join(', ') || 'done'}` };
   }
-  if (survivorsInActiveFile !== undefined && survivorsInActiveFile > 0) {
-    const noun = survivorsInActiveFile === 1 ? 'mutant survives' : 'mutants survive';
-    return { text: `${icon} ${survivorsInActiveFile} ${noun}`, tooltip: 'AdverTest: surviving mutants in this file (Problems view)' };
+  if (activeFile !== undefined && activeFile.survivors > 0) {
+    const n = activeFile.survivors;
+    const noun = n === 1 ? 'mutant survives' : 'mutants survive';
+    const likely = activeFile.likelyEquivalent;
+    const soft = likely > 0 ? ` (${likely} probably equivalent, shown as hints)` : '';
+    return { text: `${icon} ${n} ${noun}`, tooltip: `AdverTest: surviving mutants in this file${soft} (Problems view)` };
   }
   return { text: `${icon} AdverTest`, tooltip: 'AdverTest: run "Analyze mutants" or "Generate adversarial tests" on a method' };
 }

@@ -74,6 +74,9 @@ type Task struct {
 	// holds the tests that attempt produced ("" when it produced none).
 	Previous      bool
 	PreviousTests string
+	// Input is an input the equivalence judge says tells the mutant from the original (T's
+	// request built on it; "" otherwise).
+	Input string
 }
 
 // The requests the agents make; each names its task template.
@@ -83,13 +86,18 @@ const (
 	TestRepair    = "test_repair"
 	MutantInitial = "mutant_initial"
 	MutantMore    = "mutant_more"
+	// Judge is the equivalence judge's request (agent "J").
+	Judge = "judge"
 )
 
-// System renders the system prompt of agent "T" or "M".
+// System renders the system prompt of agent "T", "M" or "J" (the equivalence judge).
 func System(agent string, p Project) (string, error) {
 	name := "test_system.tmpl"
-	if agent == "M" {
+	switch agent {
+	case "M":
 		name = "mutant_system.tmpl"
+	case "J":
+		name = "judge_system.tmpl"
 	}
 	return render(name, p)
 }

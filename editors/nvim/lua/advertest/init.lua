@@ -3,7 +3,10 @@
 --
 -- What the built-in LSP client already does is left to it: surviving mutants
 -- arrive as textDocument/publishDiagnostics and are shown through
--- vim.diagnostic; the generated suite arrives as workspace/applyEdit. This
+-- vim.diagnostic (warnings; hints for survivors judged probably equivalent);
+-- their quick fixes (a test that kills the mutant, Mark as equivalent, Ignore
+-- this mutant) come with vim.lsp.buf.code_action(); the generated suite
+-- arrives as workspace/applyEdit. This
 -- module adds the commands, echoes $/progress, names the test file an edit
 -- created, and keeps working on Neovim 0.7 (vim.lsp.start_client) as on 0.8+
 -- (vim.lsp.start).
@@ -16,6 +19,11 @@ M.commands = {
   generate = 'advertest.generateTests',
   analyze = 'advertest.analyzeMutants',
   cancel = 'advertest.cancel',
+  -- The user's verdicts: the server offers the first two as quick fixes on a mutant's
+  -- diagnostic, the third on an ignored mutant's line (and :AdverTestUnignore ID).
+  mark_equivalent = 'advertest.markEquivalent',
+  ignore = 'advertest.ignoreMutant',
+  unignore = 'advertest.unignoreMutant',
 }
 
 local defaults = {
@@ -360,6 +368,52 @@ function M.cancel(job)
   end, vim.api.nvim_get_current_buf())
 end
 
+-- Takes the user's mark off a mutant of the buffer's module by its id (the quick fix on the
+-- ignored mutant's line does the same); on_done(err, result) is optional.
+function M.unignore(id, on_done)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then
+    notify('no advertest server for this buffer', vim.log.levels.WARN)
+    return
+  end
+  id = vim.trim(id or '')
+  if id == '' then
+    notify('give the mutant id: :AdverTestUnignore m0123456789ab (hover shows it)', vim.log.levels.WARN)
+    return
+  end
+  local arg = { uri = vim.uri_from_bufnr(bufnr), mutant = id }
+  request(client, 'workspace/executeCommand', { command = M.commands.unignore, arguments = { arg } }, function(err, result)
+    if err then
+      notify(err.message or vim.inspect(err), vim.log.levels.ERROR)
+    elseif type(result) == 'table' and result.changed then
+      notify(id .. ' is shown again')
+    else
+      notify(id .. ' was not ignored', vim.log.levels.WARN)
+    end
+    if on_done then
+      on_done(err, result)
+    end
+  end, bufnr)
+end
+
+-- The buffer's surviving mutants, for a statusline: { survivors = N, likely_equivalent = K }
+-- (the hints: survivors judged probably equivalent, which still count in the score; the
+-- mutants the user ignored have no diagnostic).
+function M.survivors(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local out = { survivors = 0, likely_equivalent = 0 }
+  for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+    if d.source == SERVER_NAME and d.code ~= 'possible-bug' then
+      out.survivors = out.survivors + 1
+      if d.severity == vim.diagnostic.severity.HINT then
+        out.likely_equivalent = out.likely_equivalent + 1
+      end
+    end
+  end
+  return out
+end
+
 local function create_commands()
   local function command(name, fn, opts)
     vim.api.nvim_create_user_command(name, fn, opts or {})
@@ -373,6 +427,9 @@ local function create_commands()
   command('AdverTestCancel', function(o)
     M.cancel(o.args)
   end, { nargs = '?', desc = 'AdverTest: cancel a job (the newest by default)' })
+  command('AdverTestUnignore', function(o)
+    M.unignore(o.args)
+  end, { nargs = 1, desc = 'AdverTest: show an ignored mutant again (its id)' })
   command('AdverTestLog', function()
     for _, p in ipairs(state.progress) do
       print(string.format('%s %s', p.kind, progress_text(p)))

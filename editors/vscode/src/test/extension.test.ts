@@ -93,15 +93,35 @@ describe('the extension with vscode stubbed', () => {
 
   it('shows surviving mutants, then the last mutation score, in the status bar', () => {
     world.diagnostics = [
-      { source: 'advertest', code: 'm1' },
-      { source: 'advertest', code: 'm2' },
+      { source: 'advertest', code: 'm1', severity: 1 },
+      { source: 'advertest', code: 'm2', severity: 3 },
     ];
     fire('diagnostics', {});
     assert.equal(recorded.statusItem.text, '$(beaker) 2 mutants survive');
+    assert.match(recorded.statusItem.tooltip, /1 probably equivalent, shown as hints/);
     assert.ok(recorded.statusItem.visible);
     const client = recorded.clients[1];
     client.notificationHandlers.get('advertest/jobEnded')!({ job: 'job-1', status: 'done', target: { method: 'clamp' }, mutationScore: 0.5 });
     assert.equal(recorded.statusItem.text, '$(beaker) clamp: 50%');
+  });
+
+  it('shows an ignored mutant again by its id, from the palette', async () => {
+    const client = recorded.clients[1];
+    world.activeEditor = { document: { uri: FakeUri.file('/ws/A.java'), languageId: 'java' }, selection: { active: { line: 3, character: 2 } } };
+    world.inputBoxValue = 'not an id';
+    const before = client.requests.length;
+    await recorded.commands.get('advertest.client.unignoreMutant')!();
+    assert.equal(client.requests.length, before, 'no request for a value that is not a mutant id');
+    assert.match(recorded.inputBoxes.at(-1) ?? '', /a mutant id/);
+    world.inputBoxValue = 'm0123456789ab';
+    world.sendRequestResult = { mutant: 'm0123456789ab', status: 'survived', changed: true, mutationScore: 0.5 };
+    await recorded.commands.get('advertest.client.unignoreMutant')!();
+    world.sendRequestResult = { job: 'job-1' };
+    assert.deepEqual(client.requests.at(-1), {
+      type: { method: 'workspace/executeCommand' },
+      params: { command: 'advertest.unignoreMutant', arguments: [{ uri: 'file:///ws/A.java', mutant: 'm0123456789ab' }] },
+    });
+    assert.deepEqual(recorded.infos.splice(0), ['AdverTest: m0123456789ab is shown again []']);
   });
 
   it("follows the server's progress and still lets the client show it", () => {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { isGeneratedTestFile, jobOf, methodArgument } from '../commands';
+import { isGeneratedTestFile, jobOf, methodArgument, mutantId } from '../commands';
 import { countSurvivors, progressStatus, shortTitle, statusText } from '../status';
 
 describe('statusText', () => {
@@ -15,7 +15,7 @@ describe('statusText', () => {
         lineCoverage: 1,
         mutants: { survived: 3 },
       },
-      5,
+      { survivors: 5, likelyEquivalent: 0 },
     );
     assert.equal(s.text, '$(beaker) clamp: 63%');
     assert.match(s.tooltip, /mutation score 63%, 3 surviving, line coverage 100%/);
@@ -28,22 +28,30 @@ describe('statusText', () => {
   });
 
   it('falls back to the surviving mutants of the active file', () => {
-    assert.equal(statusText(undefined, 1).text, '$(beaker) 1 mutant survives');
-    assert.equal(statusText(undefined, 4).text, '$(beaker) 4 mutants survive');
-    assert.equal(statusText(undefined, 0).text, '$(beaker) AdverTest');
+    assert.equal(statusText(undefined, { survivors: 1, likelyEquivalent: 0 }).text, '$(beaker) 1 mutant survives');
+    assert.equal(statusText(undefined, { survivors: 4, likelyEquivalent: 0 }).text, '$(beaker) 4 mutants survive');
+    assert.equal(statusText(undefined, { survivors: 0, likelyEquivalent: 0 }).text, '$(beaker) AdverTest');
+    const soft = statusText(undefined, { survivors: 3, likelyEquivalent: 2 });
+    assert.equal(soft.text, '$(beaker) 3 mutants survive');
+    assert.match(soft.tooltip, /2 probably equivalent, shown as hints/);
+  });
+
+  it('names probably equivalent and ignored mutants of the last job', () => {
+    const s = statusText({ job: '1', status: 'done', target: { method: 'clamp' }, mutationScore: 0.5, mutants: { survived: 2, likelyEquivalent: 1, ignored: 1 } }, undefined);
+    assert.match(s.tooltip, /2 surviving \(1 probably equivalent\), 1 ignored/);
   });
 });
 
 describe('countSurvivors', () => {
-  it("counts the server's diagnostics but not possible bugs", () => {
-    assert.equal(
+  it("counts the server's diagnostics but not possible bugs, the hints as probably equivalent", () => {
+    assert.deepEqual(
       countSurvivors([
-        { source: 'advertest', code: 'm1' },
-        { source: 'advertest', code: { value: 'm2' } },
-        { source: 'advertest', code: 'possible-bug' },
-        { source: 'javac', code: 'x' },
+        { source: 'advertest', code: 'm1', severity: 1 },
+        { source: 'advertest', code: { value: 'm2' }, severity: 3 },
+        { source: 'advertest', code: 'possible-bug', severity: 2 },
+        { source: 'javac', code: 'x', severity: 3 },
       ]),
-      2,
+      { survivors: 2, likelyEquivalent: 1 },
     );
   });
 });
@@ -57,6 +65,10 @@ describe('method commands', () => {
     assert.equal(isGeneratedTestFile('/p/src/test/java/org/acme/PriceCalculatorAdverTest.java'), true);
     assert.equal(isGeneratedTestFile('/p/src/test/java/AdverTest.java'), false);
     assert.equal(isGeneratedTestFile('/p/src/test/java/CalcAdverTest.kt'), false);
+    assert.equal(mutantId(' m0123456789ab '), 'm0123456789ab');
+    assert.equal(mutantId('m0123456789ab-2'), 'm0123456789ab-2');
+    assert.equal(mutantId('m0123'), undefined);
+    assert.equal(mutantId(undefined), undefined);
   });
 });
 

@@ -10,6 +10,8 @@ export interface Recorded {
   warnings: string[];
   infos: string[];
   shown: string[];
+  /** What each input box's validation said of the value typed ('valid' when nothing). */
+  inputBoxes: string[];
   clients: FakeLanguageClient[];
   statusItem: { text: string; tooltip: string; visible: boolean };
   listeners: Map<string, ((e: unknown) => void)[]>;
@@ -21,6 +23,7 @@ export const recorded: Recorded = {
   warnings: [],
   infos: [],
   shown: [],
+  inputBoxes: [],
   clients: [],
   statusItem: { text: '', tooltip: '', visible: false },
   listeners: new Map(),
@@ -31,12 +34,24 @@ export const world = {
   isTrusted: false,
   settings: {} as Record<string, unknown>,
   activeEditor: undefined as undefined | { document: { uri: FakeUri; languageId: string }; selection: { active: { line: number; character: number } } },
-  diagnostics: [] as { source?: string; code?: string }[],
+  diagnostics: [] as { source?: string; code?: string; severity?: number }[],
   workspaceFolder: '/ws',
   sendRequestResult: { job: 'job-1' } as unknown,
   sendRequestError: undefined as Error | undefined,
   infoChoice: undefined as string | undefined,
-};
+  inputBoxValue: undefined as string | undefined,
+  };
+
+/** The server's commands, as vscode-languageclient registers them from executeCommandProvider. */
+const SERVER_COMMAND_IDS = [
+  'advertest.generateTests',
+  'advertest.analyzeMutants',
+  'advertest.killMutant',
+  'advertest.cancel',
+  'advertest.markEquivalent',
+  'advertest.ignoreMutant',
+  'advertest.unignoreMutant',
+];
 
 class FakeUri {
   constructor(readonly fsPath: string) {}
@@ -99,6 +114,10 @@ const vscodeStub = {
     showInformationMessage: (m: string, ...items: string[]) => {
       recorded.infos.push(`${m} [${items.join('|')}]`);
       return Promise.resolve(world.infoChoice);
+    },
+    showInputBox: (options: { validateInput?: (v: string) => string | undefined }) => {
+      recorded.inputBoxes.push(options.validateInput?.(world.inputBoxValue ?? '') ?? 'valid');
+      return Promise.resolve(world.inputBoxValue);
     },
     showTextDocument: (uri: FakeUri) => {
       recorded.shown.push(uri.fsPath);
@@ -172,15 +191,16 @@ export class FakeLanguageClient {
   start(): Promise<void> {
     this.started = true;
     // vscode-languageclient registers the server's commands itself.
-    for (const id of ['advertest.generateTests', 'advertest.analyzeMutants']) {
+    for (const id of SERVER_COMMAND_IDS) {
       vscodeStub.commands.registerCommand(id, () => undefined);
     }
     return Promise.resolve();
   }
   stop(): Promise<void> {
     this.stopped = true;
-    recorded.commands.delete('advertest.generateTests');
-    recorded.commands.delete('advertest.analyzeMutants');
+    for (const id of SERVER_COMMAND_IDS) {
+      recorded.commands.delete(id);
+    }
     return Promise.resolve();
   }
   onNotification(method: string, handler: (p: unknown) => void) {
