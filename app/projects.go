@@ -74,10 +74,13 @@ type OpenFunc func(ctx context.Context, javaFile string, s settings.Settings) (*
 // module's project change, the next Get opens a new one and the old one is closed once its
 // last lease is released: a running job keeps its workers to the end. Opening runs on the
 // background context, not the caller's: a job cancelled while its project opens leaves the
-// opening to finish for the next one.
+// opening to finish for the next one. Close cancels openings in progress (a Maven or Gradle
+// process of a session that is ending must not outlive it).
 type Projects struct {
 	background context.Context
-	open       OpenFunc
+	// stopOpenings cancels background; Close calls it.
+	stopOpenings context.CancelFunc
+	open         OpenFunc
 	logger     *zap.Logger
 
 	// closing counts the projects being closed.
@@ -117,7 +120,8 @@ func NewProjects(background context.Context, open OpenFunc, logger *zap.Logger) 
 	if logger == nil {
 		logger = zap.NewNop()
 	}
-	return &Projects{background: background, open: open, logger: logger, byKey: map[string]*entry{}, retiring: map[*entry]bool{}}
+	ctx, cancel := context.WithCancel(background)
+	return &Projects{background: ctx, stopOpenings: cancel, open: open, logger: logger, byKey: map[string]*entry{}, retiring: map[*entry]bool{}}
 }
 
 // ErrClosed is the error of Get after Close.
@@ -273,6 +277,7 @@ func (p *Projects) testRoots(root string) []string {
 // it), and makes Get fail from then on. It waits for openings in progress and for the closing
 // of retired projects, up to ctx.
 func (p *Projects) Close(ctx context.Context) error {
+	p.stopOpenings()
 	p.mu.Lock()
 	p.closed = true
 	var entries []*entry

@@ -41,6 +41,39 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// TestCloseStopsAnOpening: Close cancels a project's opening in progress (the build tool it
+// runs gets the cancelled context and is killed) instead of waiting for it to end.
+func TestCloseStopsAnOpening(t *testing.T) {
+	file := fakeModule(t)
+	started, stopped := make(chan struct{}), make(chan struct{})
+	open := func(ctx context.Context, _ string, _ settings.Settings) (*Warm, error) {
+		close(started)
+		<-ctx.Done() // a build tool that would run for ever
+		close(stopped)
+		return nil, ctx.Err()
+	}
+	p := NewProjects(context.Background(), open, nil)
+	getErr := make(chan error, 1)
+	go func() {
+		_, err := p.Get(context.Background(), file, settings.Default(noEnv))
+		getErr <- err
+	}()
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := p.Close(ctx); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	select {
+	case <-stopped:
+	default:
+		t.Fatal("Close returned while the opening still ran")
+	}
+	if err := <-getErr; err == nil {
+		t.Fatal("a Get waiting on a cancelled opening got a project")
+	}
+}
+
 // TestProjectsAreLeased: a project whose settings changed is not closed under a job that
 // holds it; it closes when that job releases it. Close closes every project.
 func TestProjectsAreLeased(t *testing.T) {

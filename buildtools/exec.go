@@ -152,6 +152,7 @@ func (r toolRun) run(ctx context.Context, log *zap.Logger, apiKeyEnv string) (st
 	start := time.Now()
 	cmd := exec.CommandContext(ctx, r.tool, r.args...)
 	cmd.Dir = r.dir
+	ownProcessGroup(cmd)
 	cmd.Env = append(sandbox.BuildEnv(os.Environ(), apiKeyEnv), r.env...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
