@@ -81,7 +81,7 @@ type Projects struct {
 	// stopOpenings cancels background; Close calls it.
 	stopOpenings context.CancelFunc
 	open         OpenFunc
-	logger     *zap.Logger
+	logger       *zap.Logger
 
 	// closing counts the projects being closed.
 	closing sync.WaitGroup
