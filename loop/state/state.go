@@ -185,16 +185,9 @@ func (s *Store) Load(class, query string) (*Method, error) {
 
 // loadLocked reads path, whose method lock is held, moving it aside when corrupt.
 func loadLocked(path string) (*Method, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading state %s: %w", path, err)
-	}
 	var m Method
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, moveAside(path, err)
+	if found, err := readJSONFile(path, "state", &m); !found || err != nil {
+		return nil, err
 	}
 	if m.Schema != Schema {
 		// Another version's file, not a broken one: left alone.
@@ -204,6 +197,22 @@ func loadLocked(path string) (*Method, error) {
 		return nil, moveAside(path, errors.New("no report in it"))
 	}
 	return &m, nil
+}
+
+// readJSONFile decodes the file at path into v; found is false when there is none. A file that
+// does not decode is moved aside (moveAside's *CorruptError).
+func readJSONFile(path, what string, v any) (found bool, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("reading %s %s: %w", what, path, err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return false, moveAside(path, err)
+	}
+	return true, nil
 }
 
 // moveAside renames a corrupt state file to <name>.corrupt (replacing an older one), where

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -72,16 +71,9 @@ func (s *Store) LoadVerdicts() (*Verdicts, error) {
 
 func loadVerdictsLocked(path string) (*Verdicts, error) {
 	empty := &Verdicts{Schema: Schema, Mutants: map[string]*Verdict{}}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return empty, nil
-	}
-	if err != nil {
-		return empty, fmt.Errorf("reading the verdicts %s: %w", path, err)
-	}
 	var v Verdicts
-	if err := json.Unmarshal(data, &v); err != nil {
-		return empty, moveAside(path, err)
+	if found, err := readJSONFile(path, "the verdicts", &v); !found || err != nil {
+		return empty, err
 	}
 	if v.Schema != Schema {
 		return empty, fmt.Errorf("reading the verdicts %s: schema %d, want %d", path, v.Schema, Schema)
