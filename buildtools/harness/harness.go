@@ -263,6 +263,9 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 	return p, nil
 }
 
+// Sandbox is what contains the pool's workers.
+func (p *Pool) Sandbox() sandbox.Status { return p.cfg.Sandbox }
+
 // JUnitVersion is 5 when Jupiter is on the library class path, else 4.
 func (p *Pool) JUnitVersion() int { return p.junit }
 
