@@ -42,7 +42,8 @@ type ProjectOptions struct {
 	MaxLeakedThreads int
 	// Sandbox is what the process decided contains the worker JVMs (SandboxPolicy.Decide, once
 	// per process); SandboxPolicy is the settings it was decided from (sandbox.mode,
-	// sandbox.env, llm.apiKeyEnv). The harness starts every worker as they say.
+	// sandbox.env, llm.apiKeyEnv). The harness starts every worker as they say; the zero
+	// Status is decided by the harness from SandboxPolicy (auto by default).
 	Sandbox       sandbox.Status
 	SandboxPolicy sandbox.Policy
 }
@@ -67,6 +68,17 @@ func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts Proj
 	cfg.TimeoutConstant = opts.TimeoutConstant
 	cfg.JavaHome = opts.JavaHome
 	cfg.JacocoAgentJar = opts.JacocoAgentJar
+	cfg.HeapMB = opts.WorkerHeapMB
+	cfg.ThreadLimit = opts.MaxLeakedThreads
+	cfg.Sandbox = opts.Sandbox
+	cfg.SandboxPolicy = opts.SandboxPolicy
+	// The project is readable (read-only) from the workers: tests read their resources and
+	// fixture files by path. A module of a reactor sees the reactor, where its siblings' class
+	// folders are.
+	cfg.ReadOnly = []string{mod.Root}
+	if mod.ReactorRoot != "" {
+		cfg.ReadOnly = append(cfg.ReadOnly, mod.ReactorRoot)
+	}
 	if opts.CacheDir != "" && opts.CacheDir != "-" {
 		cfg.CacheDir = opts.CacheDir
 	}

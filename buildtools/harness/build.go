@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 )
 
 // workerSources is the worker's Java code, compiled with the user's JDK on first use.
@@ -66,6 +68,17 @@ func prepare(ctx context.Context, cfg Config) (spec *launchSpec, built bool, err
 	if major := jdkMajor(java); major >= 13 {
 		cds = &cdsSpec{archive: cdsArchivePath(workerJar, java), args: append(append([]string(nil), base...), "-cp", cp, "advertest.worker.Main")}
 	}
+	// What a worker reads: the cache (its jar, the CDS archive, the JaCoCo agent, the offline
+	// explorer), the support jars, the project's class path and folders.
+	readOnly := append([]string{cacheDir}, support...)
+	readOnly = append(readOnly, cfg.ReadOnly...)
+	readOnly = append(readOnly, cfg.ProjectClassDirs...)
+	readOnly = append(readOnly, cfg.SourceRoots...)
+	readOnly = append(readOnly, cfg.LibraryClasspath...)
+	if cfg.WorkDir != "" {
+		readOnly = append(readOnly, cfg.WorkDir)
+	}
+	readOnly = append(readOnly, sandbox.LocalRepositories()...)
 	includes := cfg.CoverageIncludes
 	if len(includes) == 0 {
 		includes = deriveIncludes(cfg.ProjectClassDirs)
@@ -76,15 +89,22 @@ func prepare(ctx context.Context, cfg Config) (spec *launchSpec, built bool, err
 			cfg.Logger.Warn("harness: no JaCoCo agent; coverage is off", zap.Error(err))
 		} else {
 			args = append(args, "-javaagent:"+agent+"=output=none,includes="+strings.Join(includes, ":"))
+			readOnly = append(readOnly, agent)
 		}
+	}
+	box := sandbox.Spec{Status: cfg.Sandbox, Policy: cfg.SandboxPolicy, ReadOnly: readOnly, Dir: cfg.WorkDir}
+	var privateTmp []string
+	if cfg.Sandbox.Contained() {
+		privateTmp = []string{"/tmp", "/dev/shm"} // the sandbox's own, emptied after each test
 	}
 	args = append(args, "-cp", cp, "advertest.worker.Main")
 	return &launchSpec{
 		java:    java,
 		args:    args,
 		cds:     cds,
-		workDir: cfg.WorkDir,
+		sandbox: box,
 		init: initRequest{
+			PrivateTmp:       privateTmp,
 			LibraryClasspath: nonNil(cfg.LibraryClasspath),
 			ProjectClassDirs: nonNil(cfg.ProjectClassDirs),
 			Release:          cfg.Release,

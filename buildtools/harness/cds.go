@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 )
 
 // cdsSpec says where a worker's dynamic class-data-sharing archive lives and how to make it. The
@@ -65,8 +67,12 @@ func makeCDSArchive(ctx context.Context, spec *launchSpec, scratch string) error
 		return fmt.Errorf("harness: CDS training run: %w", err)
 	}
 	defer os.RemoveAll(scratch)
+	// The training run runs only the worker's own code, outside the sandbox: it writes the
+	// archive into the cache, which workers see read-only at the same path (an archive checks
+	// the class path's paths and modification times, so it maps inside too).
+	box := sandbox.Spec{Policy: spec.sandbox.Policy, Scratch: scratch}
 	w, err := spawn(workerCommand{Path: spec.java, Args: append([]string{"-XX:ArchiveClassesAtExit=" + tmp}, spec.cds.args...),
-		Env: os.Environ(), Dir: scratch}, scratch)
+		Env: os.Environ(), Sandbox: box}, scratch)
 	if err != nil {
 		return fmt.Errorf("harness: start CDS training run: %w", err)
 	}

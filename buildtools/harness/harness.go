@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 )
 
 // Config says which JDK runs the workers and what they load. Zero values get the defaults given
@@ -40,9 +42,19 @@ type Config struct {
 	ScratchDir string
 	// WorkDir is the tests' working directory ("" → each worker's scratch folder). Maven and
 	// Gradle run tests in the module's root, which tests that read files by relative path expect;
-	// but relative writes then land in the project, so the default is the scratch folder.
+	// but relative writes then land in the project, so the default is the scratch folder. In the
+	// sandbox it must be a folder the workers can read (under ReadOnly, say), and stays read-only.
 	WorkDir string
-	Logger  *zap.Logger
+	// Sandbox is what contains every worker JVM (docs/sandbox.md). The zero Status is decided
+	// by Open from SandboxPolicy, whose zero value is sandbox.mode auto: bubblewrap wherever
+	// it can start. Open fails when the policy says on and no sandbox can start.
+	Sandbox       sandbox.Status
+	SandboxPolicy sandbox.Policy
+	// ReadOnly are more paths the workers may read, at their own paths: the project's root
+	// (the reactor root of a multi-module build). The class path, the class folders, the
+	// source roots, the cache folder and the local Maven and Gradle repositories are added.
+	ReadOnly []string
+	Logger   *zap.Logger
 }
 
 // Source is the text of one top-level class compiled in memory.
@@ -200,6 +212,13 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 	if cfg.ThreadLimit <= 0 {
 		cfg.ThreadLimit = 32
 	}
+	if cfg.Sandbox.Kind == "" {
+		st, err := cfg.SandboxPolicy.Decide(nil)
+		if err != nil {
+			return nil, fmt.Errorf("harness: %w", err)
+		}
+		cfg.Sandbox = st
+	}
 	cfg.LibraryClasspath = withPlatformLauncher(cfg.LibraryClasspath)
 	spec, built, err := prepare(ctx, cfg)
 	if err != nil {
@@ -231,6 +250,7 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 	for i := 0; i < cfg.Workers; i++ {
 		p.idle <- &slot{}
 	}
+	p.log.Debug("harness: workers start in", zap.Stringer("sandbox", cfg.Sandbox))
 	if spec.cds != nil && !fileExists(spec.cds.archive) {
 		// Once per worker build and JDK; a worker without the archive only starts slower.
 		t0 := time.Now()
@@ -242,6 +262,9 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 	}
 	return p, nil
 }
+
+// Sandbox is what contains the pool's workers.
+func (p *Pool) Sandbox() sandbox.Status { return p.cfg.Sandbox }
 
 // JUnitVersion is 5 when Jupiter is on the library class path, else 4.
 func (p *Pool) JUnitVersion() int { return p.junit }
@@ -289,10 +312,41 @@ func (p *Pool) acquire(ctx context.Context) (*slot, error) {
 		p.log.Warn("harness: an idle worker wrote on the protocol; restarting it", zap.ByteString("line", <-s.w.lines))
 		s.w.kill()
 	}
-	if s.w != nil && s.w.alive() {
+	p.launchMu.Lock()
+	gen := p.launch.readGen
+	p.launchMu.Unlock()
+	if s.w != nil && s.w.alive() && s.w.readGen == gen {
 		return s, nil
 	}
 	return p.renew(ctx, s)
+}
+
+// AllowRead lets the workers read paths, at their own paths and read-only: a folder of classes
+// a test loads by itself (the offline explorer's). Workers started from now on see them; a
+// worker that may not is restarted before its next use. Paths the workers see already (under
+// the cache folder, say), and any path outside the sandbox, change nothing.
+func (p *Pool) AllowRead(paths ...string) {
+	if !p.cfg.Sandbox.Contained() {
+		return
+	}
+	p.launchMu.Lock()
+	defer p.launchMu.Unlock()
+	seen := p.launch.sandbox.ReadOnly
+	var add []string
+	for _, path := range paths {
+		abs, err := filepath.Abs(path)
+		if err != nil || len(boundUnder(seen, []string{abs})) > 0 || len(boundUnder(add, []string{abs})) > 0 {
+			continue
+		}
+		add = append(add, abs)
+	}
+	if len(add) == 0 {
+		return
+	}
+	c := *p.launch
+	c.sandbox.ReadOnly = append(append([]string(nil), seen...), add...)
+	c.readGen++
+	p.launch = &c
 }
 
 // acquireFresh takes a slot whose worker has run nothing yet.

@@ -185,12 +185,23 @@ func TestScratchFiles(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(cfg.ScratchDir, "*")); len(left) != 0 {
 		t.Errorf("worker folders left after Close: %v", left)
 	}
-	// Config.WorkDir moves the working directory (and only that).
+	// Config.WorkDir moves the working directory (and only that); in the sandbox it is
+	// read-only, so the relative write fails there and nothing lands in it.
 	cfg.WorkDir = t.TempDir()
 	p = openPool(t, cfg)
 	r = run(t, p, RunSpec{Tests: []TestID{hostile("writesScratchFiles")}})
 	tr = find(t, r, "org.acme.HostileTest.writesScratchFiles")
-	if tr.Outcome != Passed || string(tr.Files["out.txt"]) != "hello from the test" || !strings.Contains(tr.Stdout, "cwd="+cfg.WorkDir+"\n") {
-		t.Errorf("with WorkDir %s: %s %v %q", cfg.WorkDir, tr.Outcome, tr.Files, tr.Stdout)
+	if string(tr.Files["out.txt"]) != "hello from the test" {
+		t.Errorf("with WorkDir %s: files %v", cfg.WorkDir, tr.Files)
+	}
+	if p.cfg.Sandbox.Contained() {
+		if tr.Outcome != Error || !strings.Contains(tr.Message, "Read-only file system") {
+			t.Errorf("with WorkDir %s in the sandbox: %s %q", cfg.WorkDir, tr.Outcome, tr.Message)
+		}
+		if _, err := os.Stat(filepath.Join(cfg.WorkDir, "relative.txt")); err == nil {
+			t.Errorf("the test wrote into the read-only working directory %s", cfg.WorkDir)
+		}
+	} else if tr.Outcome != Passed || !strings.Contains(tr.Stdout, "cwd="+cfg.WorkDir+"\n") {
+		t.Errorf("with WorkDir %s: %s %q", cfg.WorkDir, tr.Outcome, tr.Stdout)
 	}
 }

@@ -34,6 +34,12 @@ type initRequest struct {
 	ScratchDir       string   `json:"scratchDir"`
 	ThreadLimit      int      `json:"threadLimit"`
 	OutputLimit      int      `json:"outputLimit"`
+	// PrivateTmp are the sandbox's private temporary folders (/tmp, /dev/shm), which the worker
+	// empties after each test; none outside the sandbox, where /tmp is the host's.
+	PrivateTmp []string `json:"privateTmp"`
+	// TmpKeep are paths bound into those folders (the scratch folder, a project under /tmp):
+	// what holds them is left alone.
+	TmpKeep []string `json:"tmpKeep"`
 }
 
 type compileRequest struct {

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 )
 
 // launchSpec is how to start a worker JVM and what to tell it first.
@@ -23,8 +25,11 @@ type launchSpec struct {
 	args []string // JVM flags, class path and main class
 	init initRequest
 	cds  *cdsSpec // nil when the JDK cannot make a dynamic CDS archive (before 13)
-	// workDir is the worker's working directory; "" → its scratch folder.
-	workDir string
+	// sandbox contains the worker (its Scratch is set per worker); its Dir is Config.WorkDir.
+	sandbox sandbox.Spec
+	// readGen counts the paths added by Pool.AllowRead: a worker started before the last one
+	// may not see it.
+	readGen int64
 }
 
 // withoutAgent is s without the JaCoCo agent, or nil when it has none.
@@ -57,15 +62,18 @@ const startTimeout = 60 * time.Second
 // maxLine bounds one protocol line; a worker that writes a longer one is killed.
 const maxLine = 64 << 20
 
-// workerCommand is everything that starts one worker process, in one place so that a sandbox can
-// wrap it. The worker reads the JDK, the cache folder (its jar, the CDS archive, the JaCoCo agent,
-// the offline explorer), the library class path and the project's class folders, and writes only
-// under its scratch folder (its working directory too, unless Config.WorkDir says otherwise).
+// workerCommand is everything that starts one worker process, in one place so that the sandbox
+// wraps each of them. The worker reads the JDK, the cache folder (its jar, the CDS archive, the
+// JaCoCo agent, the offline explorer), the library class path and the project's class folders,
+// and writes only under its scratch folder (its working directory too, unless Config.WorkDir
+// says otherwise).
 type workerCommand struct {
 	Path string   // the java launcher
 	Args []string // JVM flags, class path, main class
 	Env  []string
-	Dir  string // the working directory: the worker's scratch folder, or Config.WorkDir
+	// Sandbox says what contains the process and what it sees; its Scratch is the worker's
+	// scratch folder and the working directory (its Dir, when set, the working directory).
+	Sandbox sandbox.Spec
 	// Protocol is the write end of the pipe the worker answers on: its fd 3.
 	Protocol *os.File
 	// Requests is the read end of the pipe the worker reads requests from: its fd 4.
@@ -75,16 +83,20 @@ type workerCommand struct {
 	Output io.Writer
 }
 
-// command is the exec.Cmd for c: fd 3 and 4 carry the protocol, the worker leads its own
-// process group (so that killing the group takes what it spawned) and dies with us.
-func (c workerCommand) command() *exec.Cmd {
+// command is the exec.Cmd for c, run through c.Sandbox: fd 3 and 4 carry the protocol, the
+// worker leads its own process group (so that killing the group takes what it spawned) and
+// dies with us. In bwrap, the process is bwrap, which ends everything in the sandbox's PID
+// namespace when it ends.
+func (c workerCommand) command() (*exec.Cmd, error) {
 	cmd := exec.Command(c.Path, c.Args...)
 	cmd.Env = c.Env
-	cmd.Dir = c.Dir
 	cmd.Stdout, cmd.Stderr = c.Output, c.Output
 	cmd.ExtraFiles = []*os.File{c.Protocol, c.Requests}
 	cmd.SysProcAttr = workerProcAttr()
-	return cmd
+	if err := c.Sandbox.Apply(cmd); err != nil {
+		return nil, fmt.Errorf("harness: %w", err)
+	}
+	return cmd, nil
 }
 
 // worker is one worker JVM driven over its fd 3 (answers) and fd 4 (requests).
@@ -97,6 +109,7 @@ type worker struct {
 	output  *tailBuffer
 	nextID  atomic.Int64
 	info    initReply // the init answer
+	readGen int64     // launchSpec.readGen it started with
 
 	sendMu   sync.Mutex
 	requests io.WriteCloser
@@ -112,15 +125,14 @@ func startWorker(ctx context.Context, spec *launchSpec, scratch string, log *zap
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return nil, fmt.Errorf("harness: worker scratch folder: %w", err)
 	}
-	dir := spec.workDir
-	if dir == "" {
-		dir = scratch
-	}
-	w, err := spawn(workerCommand{Path: spec.java, Args: spec.argsNow(), Env: os.Environ(), Dir: dir}, scratch)
+	box := spec.sandbox
+	box.Scratch = scratch
+	w, err := spawn(workerCommand{Path: spec.java, Args: spec.argsNow(), Env: os.Environ(), Sandbox: box}, scratch)
 	if err != nil {
 		os.RemoveAll(scratch)
 		return nil, err
 	}
+	w.readGen = spec.readGen
 	fail := func(err error) (*worker, error) {
 		w.kill()
 		os.RemoveAll(scratch)
@@ -128,6 +140,7 @@ func startWorker(ctx context.Context, spec *launchSpec, scratch string, log *zap
 	}
 	init := spec.init
 	init.ScratchDir = scratch
+	init.TmpKeep = boundUnder(init.PrivateTmp, append([]string{scratch}, box.ReadOnly...))
 	id := w.newID()
 	if err := w.send(id, &init); err != nil {
 		return fail(fmt.Errorf("harness: init worker: %w", err))
@@ -171,8 +184,10 @@ func spawn(c workerCommand, scratch string) (*worker, error) {
 	}
 	w := &worker{scratch: scratch, lines: make(chan []byte, 64), exited: make(chan struct{}), output: newTailBuffer(16 << 10), requests: reqW}
 	c.Protocol, c.Requests, c.Output = protoW, reqR, w.output
-	w.cmd = c.command()
-	err = w.cmd.Start()
+	w.cmd, err = c.command()
+	if err == nil {
+		err = w.cmd.Start()
+	}
 	// The child has its copies; ours would keep the pipes open after it dies.
 	protoW.Close()
 	reqR.Close()
@@ -339,4 +354,27 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
+}
+
+// boundUnder lists the paths that lie in one of the folders dirs (absolute, cleaned).
+func boundUnder(dirs, paths []string) []string {
+	out := []string{}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		for _, d := range dirs {
+			if within(d, abs) {
+				out = append(out, abs)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// within reports whether p is dir or inside it (both absolute and clean).
+func within(dir, p string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }

@@ -48,6 +48,7 @@ type layout struct {
 	system  []entry // systemDirs, then the hidden entries of /etc
 	user    []entry // the private home, the read-only paths and the scratch folder, parents first
 	scratch string
+	chdir   string // the working directory inside; "" is the scratch folder
 }
 
 // newLayout builds the layout for the read-only paths and the scratch folder (may be "").
@@ -189,7 +190,10 @@ func (l *layout) args() []string {
 		a = append(a, "--remount-ro", remount[i])
 	}
 	a = append(a, "--remount-ro", "/dev", "--remount-ro", "/proc", "--remount-ro", "/")
-	if l.scratch != "" {
+	switch {
+	case l.chdir != "":
+		a = append(a, "--chdir", l.chdir)
+	case l.scratch != "":
 		a = append(a, "--chdir", l.scratch)
 	}
 	return a
@@ -220,6 +224,17 @@ func enclosing(p string, system, user []entry) (entry, bool) {
 		consider(e)
 	}
 	return best, found
+}
+
+// visible reports whether p is at or under a bound folder (a system folder, a read-only path
+// or the scratch folder), where it can be a working directory.
+func (l *layout) visible(p string) bool {
+	for _, e := range append(append([]entry(nil), l.system...), l.user...) {
+		if (e.kind == roBind || e.kind == rwBind) && within(e.path, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // covered reports whether p is at or under a system entry (it needs no bind of its own).

@@ -20,6 +20,10 @@ type Spec struct {
 	ReadOnly []string
 	// Scratch is this worker's writable folder and its working directory (created if missing).
 	Scratch string
+	// Dir, when set, is the working directory instead of Scratch. It must be visible inside:
+	// Scratch, a ReadOnly path or a folder under one (tests that read files by relative path
+	// from the module's root, as Maven and Gradle run them).
+	Dir string
 }
 
 // Apply rewrites cmd, a command made with exec.Command(java, args...) that has not started,
@@ -51,8 +55,8 @@ func (s Spec) Apply(cmd *exec.Cmd) error {
 			env = withEnv(env, "HOME", h)
 		}
 		cmd.Env = env
-		if s.Scratch != "" {
-			cmd.Dir = s.Scratch
+		if d := s.workDir(); d != "" {
+			cmd.Dir = d
 		}
 		return nil
 	}
@@ -73,6 +77,14 @@ func (s Spec) Apply(cmd *exec.Cmd) error {
 	if err != nil {
 		return err
 	}
+	if s.Dir != "" {
+		if l.chdir, err = absClean(s.Dir); err != nil {
+			return err
+		}
+		if !l.visible(l.chdir) {
+			return fmt.Errorf("sandbox: the working directory %s is not inside the sandbox", l.chdir)
+		}
+	}
 	if home := passwdHome(); home != "" {
 		env = withEnv(env, "HOME", home)
 	}
@@ -84,10 +96,21 @@ func (s Spec) Apply(cmd *exec.Cmd) error {
 	cmd.Path = a.bwrap
 	cmd.Args = args
 	cmd.Env = env
-	if l.scratch != "" {
+	switch {
+	case l.chdir != "":
+		cmd.Dir = l.chdir
+	case l.scratch != "":
 		cmd.Dir = l.scratch
 	}
 	return nil
+}
+
+// workDir is the working directory the command gets: Dir, else Scratch ("" keeps cmd.Dir).
+func (s Spec) workDir() string {
+	if s.Dir != "" {
+		return s.Dir
+	}
+	return s.Scratch
 }
 
 // lookup returns the value of name in environ ("" when unset).

@@ -5,7 +5,11 @@
 // its floor (the in-memory compiles plus the covering tests' own run time) and the test
 // executions per mutant against the suite's size.
 //
-//	go run ./cmd/mutation-bench [-example examples/maven-calculator] [-naive 10] [-workers 2]
+// It then prints what the sandbox costs: a worker's start and the engine's time per mutant in
+// the sandbox against sandbox.mode off, measured in turns in the same run (-sandbox-rounds; -naive
+// 0 skips the slow naive sample).
+//
+//	go run ./cmd/mutation-bench [-example examples/maven-calculator] [-naive 10] [-workers 2] [-sandbox-rounds 3]
 package main
 
 import (
@@ -32,14 +36,21 @@ func main() {
 	methods := flag.String("methods", "clamp,subtotal,total,bulkPrice,addItem", "the methods whose mutants are evaluated")
 	naiveN := flag.Int("naive", 10, "how many mutants the naive side evaluates (mvn test each)")
 	workers := flag.Int("workers", 2, "worker JVMs")
+	sandboxRounds := flag.Int("sandbox-rounds", 3, "rounds of the sandbox's cost against sandbox.mode off (0: not measured)")
 	flag.Parse()
-	if err := run(*example, *file, strings.Split(*methods, ","), *naiveN, *workers); err != nil {
+	if err := run(*example, *file, strings.Split(*methods, ","), *naiveN, *workers, *sandboxRounds); err != nil {
 		fmt.Fprintln(os.Stderr, "mutation-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(example, rel string, methodNames []string, naiveN, workers int) error {
+// job is one method's mutants.
+type job struct {
+	target *loop.Target
+	ms     []mutants.Mutant
+}
+
+func run(example, rel string, methodNames []string, naiveN, workers, sandboxRounds int) error {
 	ctx := context.Background()
 	work, err := os.MkdirTemp("", "advertest-bench-")
 	if err != nil {
@@ -59,10 +70,6 @@ func run(example, rel string, methodNames []string, naiveN, workers int) error {
 	}
 	defer proj.Close()
 
-	type job struct {
-		target *loop.Target
-		ms     []mutants.Mutant
-	}
 	var jobs []job
 	total := 0
 	for _, name := range methodNames {
@@ -122,7 +129,9 @@ func run(example, rel string, methodNames []string, naiveN, workers int) error {
 	step := max(1, len(allMs)/max(1, naiveN))
 	agree, sampled := 0, 0
 	var naiveTime time.Duration
-	fmt.Fprintf(os.Stderr, "naive: mvn test on %d mutants…\n", min(naiveN, len(allMs)))
+	if naiveN > 0 {
+		fmt.Fprintf(os.Stderr, "naive: mvn test on %d mutants…\n", min(naiveN, len(allMs)))
+	}
 	for i := 0; i < len(allMs) && sampled < naiveN; i += step {
 		src, err := mutants.Apply(allTargets[i].Source, allMs[i])
 		if err != nil {
@@ -154,13 +163,23 @@ func run(example, rel string, methodNames []string, naiveN, workers int) error {
 	floor := (stats.CompileTime + stats.TestTime) / time.Duration(workers)
 	fmt.Printf("mutants evaluated by the engine: %d (killed %d, survived %d, uncompilable %d, timeout %d) on %d methods\n",
 		len(all), c[report.Killed], c[report.Survived], c[report.Uncompilable], c[report.Timeout], len(jobs))
-	fmt.Printf("naive (copy + mvn test per mutant): %d mutants in %.1f s = %.3f mutants/s\n", sampled, naiveTime.Seconds(), naiveRate)
+	fmt.Printf("engine workers: %s\n", proj.Pool.Sandbox())
+	if sampled > 0 {
+		fmt.Printf("naive (copy + mvn test per mutant): %d mutants in %.1f s = %.3f mutants/s\n", sampled, naiveTime.Seconds(), naiveRate)
+	}
 	fmt.Printf("engine (%d warm workers, baselines included): %d mutants in %.2f s = %.1f mutants/s\n", workers, len(all), engineWall.Seconds(), engineRate)
-	fmt.Printf("speed-up: %.0f×\n", engineRate/naiveRate)
-	fmt.Printf("verdicts agree on the naive sample: %d/%d\n", agree, sampled)
+	if sampled > 0 {
+		fmt.Printf("speed-up: %.0f×\n", engineRate/naiveRate)
+		fmt.Printf("verdicts agree on the naive sample: %d/%d\n", agree, sampled)
+	}
 	fmt.Printf("engine mutant time %.2f s against the floor %.2f s (in-memory compiles %.2f s + covering tests %.2f s, over %d workers): %.2f× the floor\n",
 		stats.Wall.Seconds(), floor.Seconds(), stats.CompileTime.Seconds(), stats.TestTime.Seconds(), workers, stats.Wall.Seconds()/floor.Seconds())
 	fmt.Printf("test executions per mutant: %.2f against a suite of %d tests\n", float64(stats.TestExecutions)/float64(len(all)), suiteSize)
+	if sandboxRounds > 0 {
+		if err := measureSandbox(ctx, proj.Module, filepath.Join(work, "cache"), jobs, suite, workers, sandboxRounds); err != nil {
+			return err
+		}
+	}
 	if agree != sampled {
 		return fmt.Errorf("%d verdicts differ", sampled-agree)
 	}

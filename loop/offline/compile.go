@@ -33,6 +33,10 @@ func (a *Agent) explorerClasses(ctx context.Context) (string, error) {
 	if built {
 		a.log.Debug("offline: compiled the explorer")
 	}
+	if a.pool != nil {
+		// The driver test loads the explorer from dir: the sandboxed workers must see it.
+		a.pool.AllowRead(dir)
+	}
 	a.classDir = dir
 	return dir, nil
 }

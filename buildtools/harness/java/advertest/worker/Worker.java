@@ -25,6 +25,7 @@ final class Worker {
     private Leftovers leftovers;
     private Path scratch;
     private int threadLimit = 32;
+    private PrivateTmp privateTmp = new PrivateTmp(List.of(), List.of());
     private final ProjectCache cache = new ProjectCache();
     /** The id of the request being handled, and whether it was cancelled. */
     private volatile long activeId = -1;
@@ -82,6 +83,7 @@ final class Worker {
         String dir = req.string("scratchDir");
         scratch = Path.of(dir.isEmpty() ? System.getProperty("java.io.tmpdir") : dir);
         threadLimit = (int) req.num("threadLimit", 32);
+        privateTmp = new PrivateTmp(req.strings("privateTmp"), req.strings("tmpKeep"));
         library = new URLClassLoader("advertest-library", urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
         compiler = new MemCompiler(cp, req.string("release"), req.strings("compilerArgs"));
         engines = new Engines(library);
@@ -223,6 +225,7 @@ final class Worker {
                 coverage.reset();
             }
             Map<String, Object> result = runner.run(loader, p.cls, p.method, budget, () -> cancelled);
+            privateTmp.empty();
             try {
                 Files.delete(dir); // empty: nothing for the controller to read
             } catch (java.nio.file.DirectoryNotEmptyException e) {

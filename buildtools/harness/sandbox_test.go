@@ -1,0 +1,132 @@
+package harness
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
+)
+
+// needSandbox opens a pool in the default mode (auto) and skips the test where that leaves
+// the workers uncontained (no bwrap on this machine).
+func needSandbox(t *testing.T, cfg Config) *Pool {
+	t.Helper()
+	p := openPool(t, cfg)
+	if !p.cfg.Sandbox.Contained() {
+		t.Skipf("no sandbox here: %s", p.cfg.Sandbox.Reason)
+	}
+	return p
+}
+
+// TestCDSArchiveMapsInTheSandbox: the worker's class-data-sharing archive, made outside the
+// sandbox, still maps inside it (it checks the class path's paths and modification times,
+// which the read-only binds keep): the worker's main class comes from the archive.
+func TestCDSArchiveMapsInTheSandbox(t *testing.T) {
+	cfg := fx.j4.config()
+	p := needSandbox(t, cfg)
+	spec := *p.launch
+	if spec.cds == nil || !fileExists(spec.cds.archive) {
+		t.Skip("no CDS archive with this JDK")
+	}
+	// The class loading log is written from inside, into the worker's scratch folder.
+	scratch := filepath.Join(p.scratch, "cds-check")
+	logFile := filepath.Join(scratch, "class-load.log")
+	// -Xshare:on fails the start rather than running without the archive.
+	args := []string{"-Xlog:class+load=info:file=" + logFile}
+	for _, a := range spec.argsNow() {
+		if a == "-Xshare:auto" {
+			a = "-Xshare:on"
+		}
+		args = append(args, a)
+	}
+	spec.args, spec.cds = args, nil // args hold the archive already
+	w, err := startWorker(context.Background(), &spec, scratch, zap.NewNop())
+	if err != nil {
+		t.Fatalf("the worker does not start with -Xshare:on in the sandbox: %v", err)
+	}
+	b, err := os.ReadFile(logFile)
+	w.kill()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "advertest.worker.Main source: shared objects file (top)") {
+		i := strings.Index(string(b), "advertest.worker.Main")
+		t.Errorf("the worker's main class was not loaded from the dynamic archive: %.200s", string(b[max(0, i):]))
+	}
+}
+
+// TestAllowRead: a folder the workers could not see becomes readable once AllowRead names it,
+// for the worker already running too (it is restarted before its next use).
+func TestAllowRead(t *testing.T) {
+	outside, err := os.MkdirTemp(filepath.Dir(fx.cache), "allow-read-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// fx.cache's parent holds the fixtures and is bound in part; a sibling folder is not.
+	p := needSandbox(t, fx.j4.config())
+	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("seen"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	test := Source{ClassName: "org.acme.ReadsTest", Text: `package org.acme;
+public class ReadsTest {
+    @org.junit.Test
+    public void reads() throws Exception {
+        System.out.print(new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get(` + javaQuote(filepath.Join(outside, "secret.txt")) + `))));
+    }
+}
+`}
+	id := TestID{Class: "org.acme.ReadsTest", Method: "reads"}
+	r := run(t, p, RunSpec{ExtraTests: []Source{test}, Tests: []TestID{id}})
+	if tr := find(t, r, id.String()); tr.Outcome != Error || !strings.Contains(tr.Message, "NoSuchFileException") {
+		t.Fatalf("before AllowRead: %s %q", tr.Outcome, tr.Message)
+	}
+	p.AllowRead(outside)
+	r = run(t, p, RunSpec{ExtraTests: []Source{test}, Tests: []TestID{id}})
+	if tr := find(t, r, id.String()); tr.Outcome != Passed || tr.Stdout != "seen" {
+		t.Fatalf("after AllowRead: %s %q %q", tr.Outcome, tr.Message, tr.Stdout)
+	}
+	if p.AllowRead(outside); p.launch.readGen != 1 {
+		t.Errorf("a path seen already restarted the workers again (generation %d)", p.launch.readGen)
+	}
+}
+
+// TestModeOffRunsBare: sandbox.mode off starts the workers without bwrap, with the
+// allowlisted environment all the same.
+func TestModeOffRunsBare(t *testing.T) {
+	t.Setenv("ADVERTEST_CANARY_FOR_TEST", "canary")
+	cfg := fx.j4.config()
+	cfg.SandboxPolicy = sandbox.Policy{Mode: sandbox.ModeOff}
+	p := openPool(t, cfg)
+	if p.cfg.Sandbox.Contained() || p.cfg.Sandbox.Mode != sandbox.ModeOff {
+		t.Fatalf("sandbox = %+v", p.cfg.Sandbox)
+	}
+	test := Source{ClassName: "org.acme.EnvTest", Text: `package org.acme;
+public class EnvTest {
+    @org.junit.Test
+    public void env() {
+        System.out.print(System.getenv("ADVERTEST_CANARY_FOR_TEST"));
+    }
+}
+`}
+	id := TestID{Class: "org.acme.EnvTest", Method: "env"}
+	r := run(t, p, RunSpec{ExtraTests: []Source{test}, Tests: []TestID{id}})
+	if tr := find(t, r, id.String()); tr.Outcome != Passed || tr.Stdout != "null" {
+		t.Errorf("mode off: %s %q %q", tr.Outcome, tr.Message, tr.Stdout)
+	}
+	p.mu.Lock()
+	for w := range p.workers {
+		if filepath.Base(w.cmd.Path) == "bwrap" {
+			t.Errorf("mode off runs %s", w.cmd.Path)
+		}
+	}
+	p.mu.Unlock()
+}
+
+func javaQuote(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
