@@ -44,7 +44,7 @@ public final class Explorer {
     public int maxInputs = 600;
     public long budgetMillis = 2000;
     public long callMillis = 500;
-    /** The exploration stops after this many calls past callMillis. */
+    /** The exploration stops after this many calls past a bound (callMillis, the memory bound). */
     public int maxTimeouts = 1;
     /** The package of the generated test: types there are named without an import. */
     public String testPackage = "";
@@ -145,7 +145,8 @@ public final class Explorer {
             String outcome = runner.execute(target, c, in, names);
             output.record(index++, argExprs, argTokens, in.receiver == null ? null : recvExpr, setup, recvToken.toString(),
                 outcome, new ArrayList<>(names.imports));
-            if (outcome.startsWith("{\"k\":\"timeout\"") && ++timeouts >= maxTimeouts) {
+            boolean bounded = outcome.startsWith("{\"k\":\"timeout\"") || outcome.startsWith("{\"k\":\"bound\"");
+            if (bounded && ++timeouts >= maxTimeouts) {
                 break;
             }
         }

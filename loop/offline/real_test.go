@@ -1,0 +1,231 @@
+package offline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/advertest/advertest-lsp/buildtools/harness"
+	"github.com/advertest/advertest-lsp/loop/agent"
+)
+
+// The agent on code shaped like a user's rather than like a demo: a stateful class without
+// toString, an overflow that shows only inside an array, a method whose output explodes, and
+// a method it cannot drive at all (docs/fault-bench.md has the benchmark these come from).
+
+const realExtra = `
+    /** A rate limiter without toString: limits given to its constructor, the time passed in. */
+    public static final class Meter {
+        private final int capacity;
+        private final double perSecond;
+        private final long created = System.nanoTime();
+        private final List<Object> grants = new ArrayList<>();
+        private double tokens;
+        private long last;
+
+        public Meter(int capacity, double perSecond, long now) {
+            if (capacity <= 0) {
+                throw new IllegalArgumentException("capacity must be positive: " + capacity);
+            }
+            if (perSecond < 0) {
+                throw new IllegalArgumentException("rate must not be negative: " + perSecond);
+            }
+            this.capacity = capacity;
+            this.perSecond = perSecond;
+            this.tokens = capacity;
+            this.last = now;
+        }
+
+        public int available() {
+            return (int) tokens;
+        }
+
+        public long createdAt() {
+            return created;
+        }
+
+        public List<Object> grants() {
+            return grants;
+        }
+
+        public boolean take(long now) {
+            long elapsed = Math.max(0, now - last);
+            tokens = Math.min(capacity, tokens + elapsed * perSecond / 1000.0);
+            last = Math.max(last, now);
+            if (tokens < 1) {
+                return false;
+            }
+            tokens -= 1;
+            grants.add(new Object());
+            return true;
+        }
+    }
+
+    public static double mean(int[] values) {
+        if (values.length == 0) {
+            return 0.0;
+        }
+        long sum = 0;
+        for (int v : values) {
+            sum += v;
+        }
+        return (double) sum / values.length;
+    }
+
+    /** Every path of n steps left, right or up: 3^n of them. */
+    public static List<String> paths(int n) {
+        List<String> out = new ArrayList<>();
+        if (n <= 0) {
+            out.add("");
+            return out;
+        }
+        for (String p : paths(n - 1)) {
+            for (char step : new char[] {'L', 'R', 'U'}) {
+                out.add(p + step);
+            }
+        }
+        return out;
+    }
+
+    public static final class Sealed {
+        public Sealed() {
+            throw new IllegalStateException("sealed");
+        }
+
+        public int doubled(int x) {
+            return 2 * x;
+        }
+    }
+`
+
+// TestStatefulClassWithoutToString: a receiver built through a constructor that takes its
+// limits, with an unstable getter (a timestamp) and one whose elements show identity hashes,
+// still gets an initial suite and tests that kill its mutants.
+func TestStatefulClassWithoutToString(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	s := withExtra(t, proj, file, realExtra, "take")
+	initial, err := a.InitialSuite(testCtx(t), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(initial) == 0 {
+		why, _ := a.WhyNoTests(s, "")
+		t.Fatalf("no initial test for Meter.take: %s", why)
+	}
+	for _, tc := range initial {
+		if strings.Contains(tc.Source, "createdAt") || strings.Contains(tc.Source, "@") && strings.Contains(tc.Source, "Object@") {
+			t.Errorf("an unstable observation is asserted:\n%s", tc.Source)
+		}
+	}
+	t.Logf("initial suite:\n%s", initial[0].Source)
+	for _, c := range []struct{ from, to string }{
+		{"tokens = Math.min(capacity, tokens + elapsed * perSecond / 1000.0);", "tokens = tokens + elapsed * perSecond / 1000.0;"},
+		{"tokens -= 1;", "tokens -= 2;"},
+		{"if (tokens < 1) {", "if (tokens <= 1) {"},
+	} {
+		t.Run(c.to, func(t *testing.T) {
+			m := mutantOn(t, s, c.from, c.to)
+			tests, err := a.KillMutant(testCtx(t), s, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tests) == 0 {
+				why, _ := a.WhyNoTests(s, m.ID)
+				t.Fatalf("no test: %s", why)
+			}
+			checkKills(t, proj, s, m, tests)
+			t.Logf("generated test:\n%s", tests[0].Source)
+		})
+	}
+}
+
+// TestOverflowInAnArray: a sum that overflows only when large elements are combined is found,
+// by the initial suite itself (as the fault benchmark checks) and against the mutant.
+func TestOverflowInAnArray(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	s := withExtra(t, proj, file, realExtra, "mean")
+	m := mutantOn(t, s, "long sum = 0;", "int sum = 0;")
+	initial, err := a.InitialSuite(testCtx(t), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKills(t, proj, s, m, initial)
+	tests, err := a.KillMutant(testCtx(t), s, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKills(t, proj, s, m, tests)
+	t.Logf("generated test:\n%s", tests[0].Source)
+}
+
+// TestExplodingOutputIsBounded: calls whose result grows as 3^n are stopped at the memory bound
+// (or the stack's, or the time limit), the exploration still reaches its end, large results are
+// asserted by their size, and the mutant is killed.
+func TestExplodingOutputIsBounded(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	s := withExtra(t, proj, file, realExtra, "paths")
+	e, err := a.explore(testCtx(t), harness.Source{ClassName: s.Method.TopLevelClass, Text: string(s.Source)}, "org.acme", 5, a.params(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.complete {
+		t.Fatalf("the exploration did not reach its end (%d records)", len(e.records))
+	}
+	bounded, big := 0, 0
+	for _, r := range e.records {
+		switch r.outcome.K {
+		case "bound", "timeout":
+			bounded++
+		case "ret":
+			if r.outcome.Ret.K == "big" {
+				big++
+			}
+		}
+	}
+	if bounded == 0 || big == 0 {
+		t.Fatalf("%d calls past a bound, %d results summarised: want both", bounded, big)
+	}
+	initial, err := a.InitialSuite(testCtx(t), s)
+	if err != nil || len(initial) == 0 {
+		t.Fatalf("InitialSuite: %v, %d tests", err, len(initial))
+	}
+	for _, tc := range initial {
+		if len(tc.Source) > 4000 {
+			t.Errorf("a test of %d characters: large results must be summarised", len(tc.Source))
+		}
+	}
+	m := mutantOn(t, s, "new char[] {'L', 'R', 'U'}", "new char[] {'L', 'R'}")
+	tests, err := a.KillMutant(testCtx(t), s, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKills(t, proj, s, m, tests)
+}
+
+// TestCannotDriveSaysWhy: a receiver whose constructor always throws gives no test, and the
+// agent says why in one sentence, for the method and for its mutants.
+func TestCannotDriveSaysWhy(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	s := withExtra(t, proj, file, realExtra, "doubled")
+	tests, err := a.InitialSuite(testCtx(t), s)
+	if err != nil || len(tests) != 0 {
+		t.Fatalf("InitialSuite: %v, %d tests", err, len(tests))
+	}
+	var x agent.Explainer = a
+	why, ok := x.WhyNoTests(s, "")
+	if !ok || !strings.Contains(why.Why, "every input failed before the call") || !strings.Contains(why.Why, "IllegalStateException") {
+		t.Fatalf("WhyNoTests = %q, %v", why, ok)
+	}
+	m := mutantOn(t, s, "return 2 * x;", "return 3 * x;")
+	tests, err = a.KillMutant(testCtx(t), s, m)
+	if err != nil || len(tests) != 0 {
+		t.Fatalf("KillMutant: %v, %d tests", err, len(tests))
+	}
+	if why, ok := a.WhyNoTests(s, m.ID); !ok || !strings.Contains(why.Why, "every input failed before the call") {
+		t.Fatalf("WhyNoTests(mutant) = %q, %v", why, ok)
+	}
+	t.Logf("why: %s", why)
+}
