@@ -185,6 +185,13 @@ func (a *Agent) params(s *agent.Subject) explorerParams {
 	var lits literals
 	if f != nil {
 		lits = scanLiterals(f, m.StartByte, m.EndByte)
+		// the file's other char literals come after the method's own: a method often hands
+		// characters to a helper that knows them (fromRoman → symbolValue('X'))
+		for _, r := range scanLiterals(f, 0, len(f.Source())).chars {
+			if !strings.ContainsRune(lits.chars, r) && len([]rune(lits.chars)) < 24 {
+				lits.chars += string(r)
+			}
+		}
 	}
 	name := m.Name
 	if m.Kind == javaparse.KindConstructor {
@@ -609,7 +616,7 @@ func (a *Agent) InitialSuite(ctx context.Context, s *agent.Subject) ([]agent.Tes
 		if extremes >= maxExtremeTests {
 			break
 		}
-		sig := outcomeSignature(rec.outcome)
+		sig := outcomeSignature(rec.outcome) + stateSignature(rec.outcome)
 		if seen[sig] || !extremeInput(rec) {
 			continue
 		}
@@ -644,16 +651,32 @@ func (a *Agent) InitialSuite(ctx context.Context, s *agent.Subject) ([]agent.Tes
 }
 
 // maxExtremeTests bounds the initial suite's tests on extreme inputs, beyond MaxInitialTests.
-const maxExtremeTests = 3
+const maxExtremeTests = 4
 
-// extremeInput reports whether an input holds a type's largest or smallest value.
+// extremeInput reports whether an input holds a type's largest or smallest value, or puts its
+// receiver through the longest sequences of setup calls (a buffer that wrapped, a stack that grew).
 func extremeInput(rec *record) bool {
+	if len(rec.Setup) >= 5 {
+		return true
+	}
 	for _, a := range rec.Args {
 		if strings.Contains(a, "MAX_VALUE") || strings.Contains(a, "MIN_VALUE") {
 			return true
 		}
 	}
 	return false
+}
+
+// stateSignature is the receiver's observed state and the arguments after the call.
+func stateSignature(o outcome) string {
+	var b strings.Builder
+	for _, ob := range o.State {
+		b.WriteString("|" + ob.M + "=" + ob.R.K + ":" + ob.R.V)
+	}
+	for _, af := range o.After {
+		fmt.Fprintf(&b, "|%d=%s:%s", af.A, af.R.K, af.R.V)
+	}
+	return b.String()
 }
 
 // outcomeSignature groups outcomes for the initial suite: the kind, the exception, the

@@ -153,11 +153,29 @@ final class Inputs {
             seen.add("a");
             seen.add("");
             seen.addAll(Arrays.asList(strings));
-            seen.addAll(Arrays.asList("b", "abc", "A", " ", "a b"));
+            if (!separators().isEmpty()) {
+                seen.add("1");
+            }
             for (char sep : separators().toCharArray()) {
                 String t = String.valueOf(sep);
                 seen.addAll(Arrays.asList("a" + t + "b", t + "a", "a" + t, "a" + t + t + "b", "1" + t + "2" + t + "3" + t + "4",
-                    "1" + t + "2" + t + "3" + t + "4" + t, "1" + t + "10"));
+                    "1" + t + "2" + t + "3" + t + "4" + t, "1" + t + "10", t + "a" + t));
+            }
+            seen.addAll(Arrays.asList("b", "abc", "A", " ", "a b"));
+            // the letters of the char literals, paired: "II", "IV", "VI" for a numeral parser
+            StringBuilder letters = new StringBuilder();
+            for (char ch : chars.toCharArray()) {
+                if (Character.isLetter(ch) && letters.length() < 3 && letters.indexOf(String.valueOf(ch)) < 0) {
+                    letters.append(ch);
+                }
+            }
+            for (int i = 0; i < letters.length(); i++) {
+                for (int j = 0; j < letters.length(); j++) {
+                    seen.add("" + letters.charAt(i) + letters.charAt(j));
+                }
+            }
+            if (letters.length() > 0) {
+                seen.add(letters.toString() + letters.charAt(0));
             }
             // edge characters: padding, whitespace, quotes, digits, case, non-ASCII
             seen.addAll(Arrays.asList(" a ", "\t", "\"", "'", "1", "12", "-1", "aBc", "A1", "1abc", "\u00e9", "a\u00e9\u4e2d"));
@@ -361,12 +379,42 @@ final class Inputs {
                 || n.equals("clone") || n.equals("finalize") || n.equals("wait") || n.equals("notify") || n.equals("notifyAll")) {
                 continue;
             }
-            if (m.getParameterCount() == 0 && m.getReturnType() != void.class) {
-                continue; // an observer, not a mutator
+            if (m.getParameterCount() == 0 && m.getReturnType() != void.class && accessorName(n)) {
+                continue; // an observer, not a mutator (poll(), pop(), next() are both)
             }
             out.add(m);
         }
         return out;
+    }
+
+    /** Whether a method without parameters is named as a read-only accessor. */
+    static boolean accessorName(String n) {
+        for (String p : new String[] {"get", "is", "has", "to", "as", "count", "peek", "contains", "can"}) {
+            if (n.startsWith(p)) {
+                return true;
+            }
+        }
+        switch (n) {
+            case "size":
+            case "length":
+            case "capacity":
+            case "available":
+            case "keys":
+            case "values":
+            case "entries":
+            case "iterator":
+            case "stream":
+            case "copy":
+            case "first":
+            case "last":
+            case "min":
+            case "max":
+            case "sum":
+            case "total":
+                return true;
+            default:
+                return n.length() <= 3 && !n.equals("pop") && !n.equals("pay") && !n.equals("tick");
+        }
     }
 
     List<Receiver> receivers(Class<?> c, Executable target) throws Unsupported {
