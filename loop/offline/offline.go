@@ -29,6 +29,9 @@ type Options struct {
 	MaxInputs   int           // 600 inputs per exploration
 	Budget      time.Duration // 1.5s of calls per exploration
 	CallTimeout time.Duration // 500ms: a call past it counts as a timeout
+	// CallMemory bounds the bytes one call may allocate, garbage included (256 MiB): a call
+	// past it is stopped, as past its time.
+	CallMemory int64
 	// TestTimeout is the limit written into a test for a mutant that loops (1s).
 	TestTimeout time.Duration
 	// MaxInitialTests caps the initial suite (8).
@@ -90,6 +93,9 @@ func New(pool *harness.Pool, opts Options) (*Agent, error) {
 	}
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = 500 * time.Millisecond
+	}
+	if opts.CallMemory <= 0 {
+		opts.CallMemory = 256 << 20
 	}
 	if opts.TestTimeout <= 0 {
 		opts.TestTimeout = time.Second
@@ -218,6 +224,7 @@ func (a *Agent) params(s *agent.Subject) explorerParams {
 		perCall:     a.opts.CallTimeout,
 		testPackage: pkg,
 		maxTimeouts: 3,
+		maxAlloc:    a.opts.CallMemory,
 	}
 }
 

@@ -86,6 +86,19 @@ const realExtra = `
         return out;
     }
 
+    /** No getter, no toString: what record does shows only in its fields. */
+    public static final class Tally {
+        private int count;
+        private long total;
+
+        public void record(int amount) {
+            if (amount > 0) {
+                count++;
+                total += amount;
+            }
+        }
+    }
+
     public static final class Sealed {
         public Sealed() {
             throw new IllegalStateException("sealed");
@@ -137,6 +150,24 @@ func TestStatefulClassWithoutToString(t *testing.T) {
 			t.Logf("generated test:\n%s", tests[0].Source)
 		})
 	}
+}
+
+// TestNoGettersReadsFields: a receiver with neither getters nor toString is observed through
+// its fields, read reflectively in the generated test too.
+func TestNoGettersReadsFields(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	s := withExtra(t, proj, file, realExtra, "record")
+	m := mutantOn(t, s, "if (amount > 0) {", "if (amount >= 0) {")
+	tests, err := a.KillMutant(testCtx(t), s, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKills(t, proj, s, m, tests)
+	if !strings.Contains(tests[0].Source, "getDeclaredField(") {
+		t.Errorf("the test does not read a field:\n%s", tests[0].Source)
+	}
+	t.Logf("generated test:\n%s", tests[0].Source)
 }
 
 // TestOverflowInAnArray: a sum that overflows only when large elements are combined is found,

@@ -129,6 +129,7 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 		attrs = append(attrs, fmt.Sprintf("timeout = %d", r.timeoutMs))
 	}
 
+	readsFields := false
 	stateAsserts := func() {
 		if recvVar == "" {
 			return
@@ -143,9 +144,17 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 		}
 		for _, name := range want {
 			for _, o := range out.State {
-				if o.M == name {
-					assert = append(assert, r.assertValue(recvVar+"."+o.M, o.R, o.St, asserts, imports)...)
+				if o.M != name {
+					continue
 				}
+				if strings.HasPrefix(o.M, fieldPrefix) {
+					if lines := r.assertField(recvVar, o, asserts, imports); len(lines) > 0 {
+						assert = append(assert, lines...)
+						readsFields = true
+					}
+					continue
+				}
+				assert = append(assert, r.assertValue(recvVar+"."+o.M, o.R, o.St, asserts, imports)...)
 			}
 		}
 	}
@@ -199,7 +208,7 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 		vis = "public void"
 	}
 	throws := ""
-	if r.throwsCheck {
+	if r.throwsCheck || readsFields {
 		throws = " throws Exception"
 	}
 	fmt.Fprintf(&b, "    %s %s()%s {\n", vis, name, throws)
@@ -242,6 +251,44 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 	}
 	sort.Strings(imps)
 	return rendered{name: name, source: src, imports: imps}
+}
+
+// fieldPrefix marks an observation of a field read reflectively (a class without getters).
+const fieldPrefix = "field:"
+
+// arrayTypes are the array types a field read is cast to, by binary name.
+var arrayTypes = map[string]string{
+	"[I": "int[]", "[J": "long[]", "[S": "short[]", "[B": "byte[]", "[C": "char[]", "[Z": "boolean[]",
+	"[D": "double[]", "[F": "float[]", "[Ljava.lang.String;": "String[]",
+}
+
+// assertField writes the assertion that the receiver's field (a class without getters) holds
+// the original's value, read through reflection as the explorer read it; none for values the
+// test cannot compare that way.
+func (r *renderer) assertField(recv string, o observed, asserts, imports map[string]bool) []string {
+	name := strings.TrimPrefix(o.M, fieldPrefix)
+	if o.D == "" || name == "" {
+		return nil
+	}
+	v := name + "Field"
+	read := fmt.Sprintf("%s.get(%s)", v, recv)
+	switch o.R.K {
+	case "prim", "bool", "double", "float", "string", "enum", "equals", "null":
+	case "array", "darray", "farray":
+		t, ok := arrayTypes[o.St]
+		if !ok {
+			return nil
+		}
+		read = fmt.Sprintf("(%s) %s", t, read)
+	default:
+		return nil
+	}
+	imports["java.lang.reflect.Field"] = true
+	lines := []string{
+		fmt.Sprintf("Field %s = %s.class.getDeclaredField(%s);", v, o.D, javaString(name)),
+		v + ".setAccessible(true);",
+	}
+	return append(lines, r.assertValue(read, o.R, "", asserts, imports)...)
 }
 
 // maxObjectAsserts bounds the getters asserted on a returned object.

@@ -52,3 +52,29 @@ func TestUnstableObservationsDroppedOneByOne(t *testing.T) {
 		t.Error("only the dropped observer differs: no difference")
 	}
 }
+
+// TestWhyNoStableInput: the sentence says what every input did.
+func TestWhyNoStableInput(t *testing.T) {
+	for _, c := range []struct {
+		kinds map[string]int
+		want  string
+	}{
+		{map[string]int{"timeout": 2, "bound": 1}, "every call hit a bound"},
+		{map[string]int{"arrange": 5}, "every input failed before the call"},
+		{map[string]int{}, "ran no input"},
+	} {
+		n := 0
+		for _, v := range c.kinds {
+			n += v
+		}
+		o := &original{inputs: n, kinds: c.kinds, stab: newStability(), params: explorerParams{perCall: 500 * 1e6}}
+		if got := o.noStableInput(); !strings.Contains(got.Why, c.want) {
+			t.Errorf("%v: %q, want %q", c.kinds, got, c.want)
+		}
+	}
+	o := &original{inputs: 4, kinds: map[string]int{"ret": 4}, stab: newStability()}
+	o.stab.unstable["the result"] = 4
+	if got := o.noStableInput().String(); !strings.Contains(got, "differed between two runs of the original, in the result") || !strings.Contains(got, "4 inputs tried") {
+		t.Errorf("unstable: %q", got)
+	}
+}

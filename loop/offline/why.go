@@ -57,7 +57,7 @@ func (o *original) noStableInput() agent.Evidence {
 		}
 		return agent.Evidence{Why: why, Facts: facts}
 	case o.kinds["timeout"]+o.kinds["bound"] == o.inputs:
-		return agent.Evidence{Why: fmt.Sprintf("every call hit a bound (%d ms per call, %d MB allocated, or the stack)", o.params.perCall.Milliseconds(), 256), Facts: facts}
+		return agent.Evidence{Why: fmt.Sprintf("every call hit a bound (%d ms per call, %d MiB allocated, or the stack)", o.params.perCall.Milliseconds(), o.params.maxAlloc>>20), Facts: facts}
 	case calls > 0 && len(o.stab.unstable) > 0:
 		return agent.Evidence{Why: "every input's outcome differed between two runs of the original, in " + o.stab.mostUnstable(), Facts: facts}
 	case calls > 0 && o.stab.dropped > 0:

@@ -73,7 +73,7 @@ final class CallRunner {
                     synchronized (startAlloc) {
                         used = thread[0] == null || startAlloc[0] < 0 ? -1 : allocated(thread[0]) - startAlloc[0];
                     }
-                    if (used > maxAllocBytes) {
+                    if (maxAllocBytes > 0 && used > maxAllocBytes) {
                         return "{\"k\":\"bound\",\"x\":\"memory\",\"stopped\":" + expire() + "}";
                     }
                 }

@@ -387,34 +387,18 @@ final class Inputs {
         return out;
     }
 
-    /** Whether a method without parameters is named as a read-only accessor. */
+    /**
+     * Whether a method without parameters that returns a value is named as a read-only accessor
+     * rather than as a mutator that also returns something (poll(), pop(), next(), reset()).
+     */
     static boolean accessorName(String n) {
-        for (String p : new String[] {"get", "is", "has", "to", "as", "count", "peek", "contains", "can"}) {
+        for (String p : new String[] {"poll", "pop", "take", "next", "remove", "clear", "reset", "dequeue", "shift", "drain",
+            "consume", "acquire", "release", "tick", "step", "advance", "increment", "decrement", "undo", "redo", "flush"}) {
             if (n.startsWith(p)) {
-                return true;
+                return false;
             }
         }
-        switch (n) {
-            case "size":
-            case "length":
-            case "capacity":
-            case "available":
-            case "keys":
-            case "values":
-            case "entries":
-            case "iterator":
-            case "stream":
-            case "copy":
-            case "first":
-            case "last":
-            case "min":
-            case "max":
-            case "sum":
-            case "total":
-                return true;
-            default:
-                return n.length() <= 3 && !n.equals("pop") && !n.equals("pay") && !n.equals("tick");
-        }
+        return true;
     }
 
     List<Receiver> receivers(Class<?> c, Executable target) throws Unsupported {

@@ -226,10 +226,54 @@ final class Observer {
                 r = JsonText.obj("k", "throws", "x", exceptionName(e, names));
             }
             if (r != null) {
-                sb.append(n == 0 ? "" : ",").append("{\"m\":\"toString()\",\"r\":").append(r).append('}');
+                sb.append(n++ == 0 ? "" : ",").append("{\"m\":\"toString()\",\"r\":").append(r).append('}');
+            }
+        }
+        if (n == 0 && !c.getName().startsWith("java.") && !c.isEnum() && !c.isArray()) {
+            // no getter and no toString: the fields, read reflectively (the test reads them the same way)
+            for (java.lang.reflect.Field f : fields(c)) {
+                String r;
+                try {
+                    r = render(f.get(target), f.getType(), names, depth);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    continue;
+                }
+                if (r.startsWith("{\"k\":\"opaque\"") || r.startsWith("{\"k\":\"object\"")) {
+                    continue;
+                }
+                sb.append(n++ == 0 ? "" : ",").append("{\"m\":").append(JsonText.json("field:" + f.getName()))
+                    .append(",\"st\":").append(JsonText.json(f.getType().getName()))
+                    .append(",\"d\":").append(JsonText.json(names.erased(f.getDeclaringClass())))
+                    .append(",\"r\":").append(r).append('}');
             }
         }
         return sb.append(']').toString();
+    }
+
+    /** The instance fields of c and its superclasses (not Object's) whose values can be observed, by name. */
+    private List<java.lang.reflect.Field> fields(Class<?> c) {
+        List<java.lang.reflect.Field> out = new ArrayList<>();
+        if (!access.classAccessible(c)) {
+            return out;
+        }
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            if (!access.classAccessible(k)) {
+                break;
+            }
+            for (java.lang.reflect.Field f : k.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic() || !observable(f.getType())) {
+                    continue;
+                }
+                try {
+                    f.setAccessible(true);
+                } catch (RuntimeException e) {
+                    continue;
+                }
+                out.add(f);
+            }
+        }
+        out.sort(Comparator.comparing(java.lang.reflect.Field::getName));
+        return out;
     }
 
     /** Whether text shows an identity hash (Object.toString of something inside it). */
