@@ -658,13 +658,23 @@ func (a *Agent) InitialSuite(ctx context.Context, s *agent.Subject) ([]agent.Tes
 }
 
 // maxExtremeTests bounds the initial suite's tests on extreme inputs, beyond MaxInitialTests.
-const maxExtremeTests = 4
+const maxExtremeTests = 6
 
 // extremeInput reports whether an input holds a type's largest or smallest value, or puts its
-// receiver through the longest sequences of setup calls (a buffer that wrapped, a stack that grew).
+// receiver through the longest sequences of setup calls (a buffer that wrapped, a stack that
+// grew) or through two different mutators.
 func extremeInput(rec *record) bool {
 	if len(rec.Setup) >= 5 {
 		return true
+	}
+	calls := map[string]bool{}
+	for _, c := range rec.Setup {
+		if i := strings.IndexByte(c, '('); i > 0 {
+			calls[c[:i]] = true
+		}
+	}
+	if len(calls) >= 2 {
+		return true // mutators mixed: a buffer emptied and refilled
 	}
 	for _, a := range rec.Args {
 		if strings.Contains(a, "MAX_VALUE") || strings.Contains(a, "MIN_VALUE") {

@@ -99,6 +99,29 @@ const realExtra = `
         }
     }
 
+    /** Its state shows only through a query that takes the same key as the mutator. */
+    public static final class Stock {
+        private final java.util.Map<String, Integer> counts = new java.util.HashMap<>();
+
+        public void add(String item, int n) {
+            if (n > 0) {
+                counts.merge(item, n, Integer::sum);
+            }
+        }
+
+        public int quantity(String item) {
+            return counts.getOrDefault(item, 0);
+        }
+
+        public void remove(String item, int n) {
+            int have = counts.getOrDefault(item, 0);
+            if (n <= 0 || n > have) {
+                return;
+            }
+            counts.put(item, have - n);
+        }
+    }
+
     public static final class Sealed {
         public Sealed() {
             throw new IllegalStateException("sealed");
@@ -259,4 +282,23 @@ func TestCannotDriveSaysWhy(t *testing.T) {
 		t.Fatalf("WhyNoTests(mutant) = %q, %v", why, ok)
 	}
 	t.Logf("why: %s", why)
+}
+
+// TestQueryWithTheCallsArguments: after a void mutator, the receiver is asked a query with the
+// call's own argument (stock.quantity("a") after stock.add("a", 3) and stock.remove("a", 2)), and the test
+// asserts it.
+func TestQueryWithTheCallsArguments(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	s := withExtra(t, proj, file, realExtra, "remove")
+	m := mutantOn(t, s, "counts.put(item, have - n);", "counts.put(item, have - 1);")
+	tests, err := a.KillMutant(testCtx(t), s, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkKills(t, proj, s, m, tests)
+	if !strings.Contains(tests[0].Source, ".quantity(") {
+		t.Errorf("the test does not ask quantity(item):\n%s", tests[0].Source)
+	}
+	t.Logf("generated test:\n%s", tests[0].Source)
 }

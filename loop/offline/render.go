@@ -425,7 +425,11 @@ func (r *renderer) name(rec *record, em emphasis) string {
 		b.WriteString("Throws" + lastDot(out.X))
 	case out.Ret == nil || out.Ret.K == "void" || out.Ret.K == unstableResult:
 		if len(em.state) > 0 {
-			b.WriteString("Updates" + capitalize(strings.TrimSuffix(stripAccessor(em.state[0]), "()")))
+			obs := em.state[0]
+			if i := strings.IndexByte(obs, '('); i >= 0 {
+				obs = obs[:i] // quantity("b") → Quantity: arguments are no part of a name
+			}
+			b.WriteString("Updates" + capitalize(stripAccessor(strings.TrimPrefix(obs, fieldPrefix))))
 		} else if len(em.afterArgs) > 0 && em.afterArgs[0] < len(m.Params) {
 			b.WriteString("Updates" + capitalize(m.Params[em.afterArgs[0]].Name))
 		} else {

@@ -192,7 +192,12 @@ final class CallRunner {
 
     private void appendState(StringBuilder sb, Executable target, Class<?> c, Object recv, Object[] args, Input in, Names names) {
         if (recv != null && !c.isEnum()) {
-            sb.append(",\"state\":").append(observer.observe(recv, c, names, 0));
+            String state = observer.observe(recv, c, names, 0);
+            String queries = observer.queries(recv, c, target, args, in.args, names);
+            if (!queries.isEmpty()) {
+                state = state.substring(0, state.length() - 1) + (state.length() > 2 ? "," : "") + queries + "]";
+            }
+            sb.append(",\"state\":").append(state);
         }
         StringBuilder after = new StringBuilder("[");
         int n = 0;

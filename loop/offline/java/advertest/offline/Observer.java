@@ -250,6 +250,65 @@ final class Observer {
         return sb.append(']').toString();
     }
 
+    /**
+     * Queries of the receiver asked with the call's own arguments after the call
+     * (inventory.quantity("b") after inventory.remove("b", 1)): public methods of one parameter
+     * that return an observable value and are not named as mutators, each asked once, with the
+     * first argument of a matching simple type (a primitive, String, enum). The entries, joined
+     * by commas, as observe writes them; "" for none.
+     */
+    String queries(Object recv, Class<?> c, java.lang.reflect.Executable target, Object[] args, List<Gen> gens, Names names) {
+        StringBuilder sb = new StringBuilder();
+        int n = 0;
+        for (Method m : Access.allMethods(c)) {
+            int mods = m.getModifiers();
+            if (Modifier.isStatic(mods) || m.getParameterCount() != 1 || m.getReturnType() == void.class || m.isSynthetic()
+                || m.isBridge() || m.getDeclaringClass() == Object.class || m.equals(target)
+                || !access.accessible(mods, m.getDeclaringClass()) || !observable(m.getReturnType())
+                || !Inputs.accessorName(m.getName()) || mutatorVerb(m.getName()) || m.getName().equals("equals")
+                || m.getName().equals("compareTo")) {
+                continue;
+            }
+            Class<?> pt = m.getParameterTypes()[0];
+            for (int i = 0; i < args.length && i < gens.size(); i++) {
+                Object a = args[i];
+                if (a == null) {
+                    continue;
+                }
+                Class<?> ac = a.getClass();
+                boolean simple = Types.unbox(ac).isPrimitive() || ac == String.class || ac.isEnum();
+                boolean fits = pt.isPrimitive() ? Types.unbox(ac) == pt : pt.isInstance(a);
+                if (!simple || !fits) {
+                    continue;
+                }
+                String r;
+                try {
+                    r = render(m.invoke(recv, a), m.getReturnType(), names, 0);
+                } catch (InvocationTargetException e) {
+                    r = JsonText.obj("k", "throws", "x", exceptionName(e.getCause(), names));
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    break;
+                }
+                sb.append(n++ == 0 ? "" : ",").append("{\"m\":").append(JsonText.json(m.getName() + "(" + gens.get(i).expr(names) + ")"))
+                    .append(",\"st\":").append(JsonText.json(m.getReturnType().getName())).append(",\"r\":").append(r).append('}');
+                break;
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Whether a method's name says it changes what it is called on. */
+    static boolean mutatorVerb(String n) {
+        for (String p : new String[] {"set", "add", "put", "insert", "delete", "push", "append", "offer", "update", "deposit",
+            "withdraw", "transfer", "record", "register", "write", "send", "apply", "process", "execute", "run", "start", "stop",
+            "schedule", "enqueue", "submit", "mark", "clear", "move", "swap", "sort", "fill", "try", "accept", "handle"}) {
+            if (n.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The instance fields of c and its superclasses (not Object's) whose values can be observed, by name. */
     private List<java.lang.reflect.Field> fields(Class<?> c) {
         List<java.lang.reflect.Field> out = new ArrayList<>();
