@@ -34,7 +34,8 @@ type Options struct {
 	CallMemory int64
 	// TestTimeout is the limit written into a test for a mutant that loops (1s).
 	TestTimeout time.Duration
-	// MaxInitialTests caps the initial suite (8).
+	// MaxInitialTests caps the initial suite's tests on ordinary inputs (8); up to
+	// maxExtremeTests more hold extreme ones.
 	MaxInitialTests int
 	// Candidates is how many differing inputs KillMutant turns into tests and verifies (4).
 	Candidates int

@@ -99,6 +99,15 @@ const realExtra = `
         }
     }
 
+    /** Every call allocates without end, whatever its input. */
+    public static int hoard(int chunk) {
+        List<long[]> kept = new ArrayList<>();
+        while (kept.size() >= 0) {
+            kept.add(new long[Math.max(1024, Math.abs(chunk % 4096))]);
+        }
+        return kept.size();
+    }
+
     /** Its state shows only through a query that takes the same key as the mutator. */
     public static final class Stock {
         private final java.util.Map<String, Integer> counts = new java.util.HashMap<>();
@@ -301,4 +310,25 @@ func TestQueryWithTheCallsArguments(t *testing.T) {
 		t.Errorf("the test does not ask quantity(item):\n%s", tests[0].Source)
 	}
 	t.Logf("generated test:\n%s", tests[0].Source)
+}
+
+// TestEveryInputHitsABound: a method whose every call passes the memory bound gives no test;
+// the exploration stops after the first few such calls (rather than trying all its inputs) and
+// the agent says that every call hit a bound.
+func TestEveryInputHitsABound(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	s := withExtra(t, proj, file, realExtra, "hoard")
+	tests, err := a.InitialSuite(testCtx(t), s)
+	if err != nil || len(tests) != 0 {
+		t.Fatalf("InitialSuite: %v, %d tests", err, len(tests))
+	}
+	why, ok := a.WhyNoTests(s, "")
+	if !ok || !strings.Contains(why.Why, "every call hit a bound") {
+		t.Fatalf("WhyNoTests = %q, %v", why, ok)
+	}
+	if len(why.Facts) == 0 || why.Facts[0] != "3 inputs tried" {
+		t.Errorf("facts %q: want the exploration stopped after 3 calls past a bound", why.Facts)
+	}
+	t.Logf("why: %s", why)
 }
