@@ -21,8 +21,10 @@
 // sequence of the class's public mutators with ascending arguments (1, 2, 3; clock values
 // 1000, 2000, 3000), which becomes the test's Arrange step. Each input becomes one JSON line
 // (flushed at once): the input as Java expressions and the outcome (the return value as a Java
-// expression, the thrown exception's class, the receiver's state through its getters and an
-// overridden toString, array and collection arguments after the call). Identity hashes are
+// expression, the thrown exception's class, the receiver's state through its getters, an
+// overridden toString, its fields read reflectively when it has neither, and its queries of one
+// parameter asked with the call's own simple arguments — stock.quantity("b") after
+// stock.remove("b", 1) — and array and collection arguments after the call). Identity hashes are
 // never observed (a value whose text shows one is asserted by its size or not at all), and a
 // result larger than a limit is summarised by its size and a hash of its contents. Each call
 // runs on its own thread, bounded in time (a deadline) and in memory (the bytes its thread
