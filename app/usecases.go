@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/advertest/advertest-lsp/buildtools/sandbox"
@@ -242,6 +243,12 @@ func (c *Core) Play(ctx context.Context, req Request, ev Events) (*Result, error
 	r.recordEvidence(out.Report)
 	r.final(out.Report)
 	r.save(state.KindGenerate, state.KindGenerate, out.Report)
+	for _, w := range out.Report.Warnings {
+		// why T wrote no test: the editor shows it as a message, the CLI prints it
+		if strings.HasPrefix(w, loop.NoTestWarningPrefix) {
+			ev.Warning(Warning{Message: fmt.Sprintf("`%s`: %s", m.Name(), w)})
+		}
+	}
 	if res.NewTests = len(out.Suite.Tests); res.NewTests > 0 {
 		res.SuiteKept = r.offer(ctx, SuiteFile{Path: out.TestFile, Text: out.FileText, Writable: out.Writable, Tests: res.NewTests,
 			For: fmt.Sprintf("tests for `%s`", m.Name()), Merge: mergeInto(out.Suite)})

@@ -357,3 +357,42 @@ func TestGameGoesOnWhenTCannotDriveTheMethod(t *testing.T) {
 		t.Errorf("%d mutants, warnings %q", len(out.Report.Mutants), out.Report.Warnings)
 	}
 }
+
+// silentT writes no test at all and says why (agent.Explainer).
+type silentT struct{}
+
+func (silentT) InitialSuite(context.Context, *agent.Subject) ([]agent.Test, error) { return nil, nil }
+func (silentT) KillMutant(context.Context, *agent.Subject, mutants.Mutant) ([]agent.Test, error) {
+	return nil, nil
+}
+func (silentT) WhyNoTests(_ *agent.Subject, mutantID string) (agent.Evidence, bool) {
+	if mutantID == "" {
+		return agent.Evidence{Why: "every input failed before the call", Facts: []string{"3 inputs tried"}}, true
+	}
+	return agent.Evidence{Why: "no input told it apart"}, true
+}
+
+// TestGameSaysWhyTWroteNoTest: a T that writes nothing and says why leaves the reason in the
+// report's warnings, once for the method and once per reason for the mutants that survive.
+func TestGameSaysWhyTWroteNoTest(t *testing.T) {
+	proj, target := fakeGame(t)
+	cfg := loop.DefaultConfig()
+	cfg.Rounds = 3
+	out, err := loop.Run(context.Background(), proj, target, cfg, loop.Agents{T: silentT{}, M: &fakeM{}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := out.Report.Warnings
+	if !slices.Contains(w, "the test agent wrote no initial test for this method: every input failed before the call (3 inputs tried)") {
+		t.Errorf("no warning for the method: %q", w)
+	}
+	n := 0
+	for _, s := range w {
+		if strings.HasPrefix(s, "the test agent wrote no test for ") && strings.Contains(s, ": no input told it apart") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("want one warning for the mutants, got %d: %q", n, w)
+	}
+}

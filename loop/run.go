@@ -74,6 +74,8 @@ type game struct {
 	targeted    map[string]bool
 	equivalence map[string]*report.Equivalence
 	judged      *report.LLMJudge
+	// noTestWhy says, by mutant, why T's last request for it gave no test (agent.Explainer).
+	noTestWhy map[string]string
 }
 
 // Run plays the adversarial game of the paper's Algorithm 2 on the target method: T's and M's
@@ -116,10 +118,11 @@ func newGame(proj Project, t *Target, cfg Config, agents Agents, sink EventSink)
 			File: t.File, Source: t.Source, Parsed: t.Parsed, Method: t.Method, Context: pctx,
 			JUnit: junit, MockitoVersion: proj.MockitoVersion(), TestClassName: className,
 		},
-		suite:    &Suite{Package: pctx.Package, ClassName: className, JUnit: junit},
-		verdicts: map[string]report.Mutant{},
-		rep:      &report.Report{Target: t.ReportTarget(proj.ModuleRoot())},
-		targeted: map[string]bool{},
+		suite:     &Suite{Package: pctx.Package, ClassName: className, JUnit: junit},
+		verdicts:  map[string]report.Mutant{},
+		rep:       &report.Report{Target: t.ReportTarget(proj.ModuleRoot())},
+		targeted:  map[string]bool{},
+		noTestWhy: map[string]string{},
 	}
 	if b, err := os.ReadFile(g.testFile()); err == nil {
 		if HasMarker(b) {
@@ -167,6 +170,11 @@ func (g *game) play(ctx context.Context) error {
 	if tErr != nil {
 		if !g.agentCannot(tErr) {
 			return fmt.Errorf("the test agent's first move: %w", tErr)
+		}
+	}
+	if tErr == nil && len(tests) == 0 {
+		if why, ok := g.whyNoTests(""); ok {
+			g.warn(NoTestWarningPrefix + " initial test for this method: " + why)
 		}
 	}
 	if err := g.addTests(ctx, tests); err != nil {
@@ -218,6 +226,44 @@ func (g *game) agentCannot(err error) bool {
 	return false
 }
 
+// NoTestWarningPrefix begins the report's warnings that say why T wrote no test for the method
+// or for surviving mutants (the editor shows them as messages).
+const NoTestWarningPrefix = "the test agent wrote no"
+
+// whyNoTests asks T why it wrote no test for the method (mutantID "") or a mutant, in one
+// sentence; false when T cannot say.
+func (g *game) whyNoTests(mutantID string) (string, bool) {
+	x, ok := g.agents.T.(agent.Explainer)
+	if !ok {
+		return "", false
+	}
+	e, ok := x.WhyNoTests(g.subject, mutantID)
+	if !ok || e.Why == "" {
+		return "", false
+	}
+	return e.String(), true
+}
+
+// warnNoTests says, once per reason, why T wrote no test for the mutants that still survive.
+func (g *game) warnNoTests(rep *report.Report) {
+	byWhy := map[string][]string{}
+	var order []string
+	for _, m := range rep.Mutants {
+		why, ok := g.noTestWhy[m.ID]
+		if !ok || m.Status != report.Survived {
+			continue
+		}
+		if _, seen := byWhy[why]; !seen {
+			order = append(order, why)
+		}
+		byWhy[why] = append(byWhy[why], m.ID)
+	}
+	for _, why := range order {
+		ids := byWhy[why]
+		g.warn(fmt.Sprintf("%s test for %d surviving mutant(s) (%s): %s", NoTestWarningPrefix, len(ids), strings.Join(ids, ", "), why))
+	}
+}
+
 // testMove is T's action: one request per surviving mutant.
 func (g *game) testMove(ctx context.Context, round, rounds int) error {
 	survivors := g.survivors()
@@ -240,6 +286,12 @@ func (g *game) testMove(ctx context.Context, round, rounds int) error {
 			return fmt.Errorf("the test agent on mutant %s: %w", m.ID, err)
 		}
 		tests = append(tests, ts...)
+		delete(g.noTestWhy, m.ID)
+		if len(ts) == 0 {
+			if why, ok := g.whyNoTests(m.ID); ok {
+				g.noTestWhy[m.ID] = why
+			}
+		}
 		g.sink.emit(Event{Phase: PhaseTests, Round: round, Rounds: rounds, Agent: "T", Done: i + 1, Total: len(survivors)})
 	}
 	return g.addTests(ctx, tests)
@@ -469,6 +521,7 @@ func (g *game) outcome() *Outcome {
 			}
 		}
 	}
+	g.warnNoTests(rep)
 	if n := len(rep.Tests.FailingOnOriginal); n > 0 {
 		g.warn(fmt.Sprintf("%d generated test(s) fail on the current code: possible bugs, kept and flagged", n))
 	}

@@ -193,3 +193,42 @@ func TestRunGrowsTheClassSuite(t *testing.T) {
 		t.Errorf("want one marked file written once:\n%.300s", written)
 	}
 }
+
+// TestRunSaysWhyNoTest: `advertest run` on a method the offline T cannot drive (its class's
+// only constructor always throws) prints why it wrote no test, in one sentence, and puts the
+// sentence in the report's warnings.
+func TestRunSaysWhyNoTest(t *testing.T) {
+	dir := calculatorCopy(t)
+	file := filepath.Join("src", "main", "java", "org", "acme", "Sealed.java")
+	src := `package org.acme;
+
+public final class Sealed {
+    public Sealed() {
+        throw new IllegalStateException("sealed");
+    }
+
+    public int doubled(int x) {
+        return 2 * x;
+    }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, file), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI("run", file, "--method", "doubled", "--agents", "offline", "--rounds", "1", "--json", "run.json")
+	t.Logf("run:\n%s", stderr)
+	if code != exitOK {
+		t.Fatalf("status %d", code)
+	}
+	const why = "the test agent wrote no initial test for this method: every input failed before the call"
+	if !strings.Contains(stderr, "warning: "+why) {
+		t.Errorf("stderr does not say %q", why)
+	}
+	d, err := report.ReadFile("run.json")
+	if err != nil || d.Single == nil {
+		t.Fatalf("run.json: %v", err)
+	}
+	if !slices.ContainsFunc(d.Single.Warnings, func(w string) bool { return strings.HasPrefix(w, why) }) {
+		t.Errorf("the report's warnings %q lack %q", d.Single.Warnings, why)
+	}
+}

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/loop/mutants"
@@ -71,3 +72,28 @@ type MutantAgent interface {
 // a method at all (the offline search cannot build its inputs, say). The game goes on without
 // that agent's tests and says why in a warning.
 var ErrCannotDrive = errors.New("the test agent cannot drive this method")
+
+// Evidence says why an agent did, or did not do, something: one sentence for the user (Why)
+// and the facts behind it (Facts: counts, the observation that was unstable, the bound that was
+// hit). The test agents give it when they write no test; the equivalence judges' arguments are
+// evidence of the same kind.
+type Evidence struct {
+	// Why is one sentence, without a final period: "every call ran past its bound (500 ms)".
+	Why string `json:"why"`
+	// Facts are short observations, each one clause: "598 inputs tried", "0 stable".
+	Facts []string `json:"facts,omitempty"`
+}
+
+// String is Why with the facts in parentheses.
+func (e Evidence) String() string {
+	if len(e.Facts) == 0 {
+		return e.Why
+	}
+	return e.Why + " (" + strings.Join(e.Facts, "; ") + ")"
+}
+
+// Explainer is a TestAgent that says why its last answer for a method (mutantID "") or for a
+// mutant held no test; ok is false when it has nothing to say (it wrote tests, or was not asked).
+type Explainer interface {
+	WhyNoTests(s *Subject, mutantID string) (e Evidence, ok bool)
+}

@@ -12,20 +12,36 @@
 // class loader, sets its fields (target class and method, the method's own literals, a fixed
 // seed, an output file in the test's scratch folder) and calls it. The explorer generates inputs
 // deterministically — boundary values and the method's literals ±1 first, in order of
-// simplicity, then seeded random ones — for primitives, boxed types, String, arrays,
-// List/Set/Map of those, enums and objects built through accessible constructors, and builds
-// the receiver of an instance method through a constructor plus up to two setup calls. Each
-// input becomes one JSON line (flushed at once): the input as Java expressions and the
-// outcome (the return value as a Java expression, the thrown exception's class, the
-// receiver's state through its getters and toString, array and collection arguments after
-// the call). Each call runs on its own thread with a deadline; a call past it is stopped
-// through the worker's loop hook and recorded as a timeout. The file comes back with the test's
-// result (harness.TestResult.Files): the explorer writes nowhere but the folder the harness gives.
+// simplicity, then seeded random ones — for primitives, boxed types, String (with edge
+// characters and the separators the method's literals mention), arrays, List/Set/Map of those
+// (also made of boundary values: all at the maximum or minimum, mixed signs, duplicates,
+// sorted, reversed), dates, durations and big numbers, enums and objects built through
+// accessible constructors or static factories. It builds the receiver of an instance method
+// through a constructor or factory (typical small positive arguments first) plus a short
+// sequence of the class's public mutators with ascending arguments (1, 2, 3; clock values
+// 1000, 2000, 3000), which becomes the test's Arrange step. Each input becomes one JSON line
+// (flushed at once): the input as Java expressions and the outcome (the return value as a Java
+// expression, the thrown exception's class, the receiver's state through its getters, an
+// overridden toString, its fields read reflectively when it has neither, and its queries of one
+// parameter asked with the call's own simple arguments — stock.quantity("b") after
+// stock.remove("b", 1) — and array and collection arguments after the call). Identity hashes are
+// never observed (a value whose text shows one is asserted by its size or not at all), and a
+// result larger than a limit is summarised by its size and a hash of its contents. Each call
+// runs on its own thread, bounded in time (a deadline) and in memory (the bytes its thread
+// allocates); a call past either is stopped through the worker's loop hook and recorded as
+// past its bound, as is one that throws OutOfMemoryError or StackOverflowError (outcomes that
+// depend on the JVM's sizes, never asserted). The file comes back with the test's result
+// (harness.TestResult.Files): the explorer writes nowhere but the folder the harness gives.
 //
-// Go compares the lines: the original is explored twice (inputs whose outcome differs
-// between the two runs are dropped) and cached by source hash and method, so each mutant
-// costs one exploration run plus a verification run of the candidate tests on the original
-// and on the mutant. Methods the explorer cannot drive (private methods, methods of
-// anonymous or local classes, interface-typed parameters with no implementation, receivers
-// without an accessible constructor) give an *UnsupportedError, never fake tests.
+// Go compares the lines: the original is explored twice and cached by source hash and method;
+// the two runs are compared observation by observation (stable.go): an input whose kind of
+// outcome or exception differs is dropped, an observation that differs (a timestamp, an id) is
+// dropped from every input and never asserted. Each mutant costs one exploration run plus a
+// verification run of the candidate tests on the original and on the mutant. The initial
+// suite keeps tests that add coverage, plus a few on extreme inputs whatever they cover.
+// Methods the explorer cannot drive (private methods, methods of anonymous or local classes,
+// interface-typed parameters with no implementation, receivers without an accessible
+// constructor or factory) give an *UnsupportedError, never fake tests; when a request gives no
+// test, WhyNoTests (agent.Explainer) says why in one sentence (why.go), and the game puts it in
+// the report's warnings.
 package offline

@@ -80,9 +80,11 @@ type value struct {
 }
 
 type observed struct {
-	M  string `json:"m"`
+	M  string `json:"m"`  // "getX()", or "field:x" for a field read reflectively
 	St string `json:"st"` // the observer's declared return type (a binary name)
-	R  value  `json:"r"`
+	// D is the class that declares a field, as the test names it.
+	D string `json:"d"`
+	R value  `json:"r"`
 }
 
 type argAfter struct {
@@ -119,6 +121,7 @@ type explorerParams struct {
 	budget, perCall       time.Duration
 	testPackage           string
 	maxTimeouts           int
+	maxAlloc              int64 // bytes one call may allocate
 }
 
 // driverSource writes the JUnit class whose tests run the explorer: times tests (explore0,
@@ -173,6 +176,7 @@ func driverSource(pkg, class string, junit int, p explorerParams, classDir strin
 	set("budgetMillis", fmt.Sprintf("%dL", p.budget.Milliseconds()))
 	set("callMillis", fmt.Sprintf("%dL", p.perCall.Milliseconds()))
 	set("maxTimeouts", fmt.Sprint(p.maxTimeouts))
+	set("maxAllocBytes", fmt.Sprintf("%dL", p.maxAlloc))
 	set("testPackage", javaString(p.testPackage))
 	set("out", "out")
 	b.WriteString("            try {\n")

@@ -29,9 +29,13 @@ type Options struct {
 	MaxInputs   int           // 600 inputs per exploration
 	Budget      time.Duration // 1.5s of calls per exploration
 	CallTimeout time.Duration // 500ms: a call past it counts as a timeout
+	// CallMemory bounds the bytes one call may allocate, garbage included (256 MiB): a call
+	// past it is stopped, as past its time.
+	CallMemory int64
 	// TestTimeout is the limit written into a test for a mutant that loops (1s).
 	TestTimeout time.Duration
-	// MaxInitialTests caps the initial suite (8).
+	// MaxInitialTests caps the initial suite's tests on ordinary inputs (8); up to
+	// maxExtremeTests more hold extreme ones.
 	MaxInitialTests int
 	// Candidates is how many differing inputs KillMutant turns into tests and verifies (4).
 	Candidates int
@@ -57,6 +61,8 @@ type Agent struct {
 	mu sync.Mutex
 	// originals caches the explorations of the original, by source hash and method.
 	originals map[string]*originalEntry
+	// why says why the last request for a method or a mutant gave no test (WhyNoTests).
+	why map[string]agent.Evidence
 }
 
 var _ agent.TestAgent = (*Agent)(nil)
@@ -88,6 +94,9 @@ func New(pool *harness.Pool, opts Options) (*Agent, error) {
 	}
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = 500 * time.Millisecond
+	}
+	if opts.CallMemory <= 0 {
+		opts.CallMemory = 256 << 20
 	}
 	if opts.TestTimeout <= 0 {
 		opts.TestTimeout = time.Second
@@ -132,6 +141,12 @@ type original struct {
 	inputs  int // inputs explored in one run
 	params  explorerParams
 	dur     time.Duration
+	// kinds counts the first run's outcomes by kind ("ret", "throw", "arrange", "timeout",
+	// "bound", "crash"); arrangeX is the first exception that making an input threw; stab
+	// what the two runs disagreed on. They say why no test came out.
+	kinds    map[string]int
+	arrangeX string
+	stab     *stability
 }
 
 func methodID(s *agent.Subject) string {
@@ -177,6 +192,13 @@ func (a *Agent) params(s *agent.Subject) explorerParams {
 	var lits literals
 	if f != nil {
 		lits = scanLiterals(f, m.StartByte, m.EndByte)
+		// the file's other char literals come after the method's own: a method often hands
+		// characters to a helper that knows them (fromRoman → symbolValue('X'))
+		for _, r := range scanLiterals(f, 0, len(f.Source())).chars {
+			if !strings.ContainsRune(lits.chars, r) && len([]rune(lits.chars)) < 24 {
+				lits.chars += string(r)
+			}
+		}
 	}
 	name := m.Name
 	if m.Kind == javaparse.KindConstructor {
@@ -203,6 +225,7 @@ func (a *Agent) params(s *agent.Subject) explorerParams {
 		perCall:     a.opts.CallTimeout,
 		testPackage: pkg,
 		maxTimeouts: 3,
+		maxAlloc:    a.opts.CallMemory,
 	}
 }
 
@@ -278,21 +301,38 @@ func (a *Agent) exploreOriginal(ctx context.Context, s *agent.Subject) (*origina
 		return nil, &UnsupportedError{Method: methodID(s), Reason: runs[0].unsupported}
 	}
 	second := runs[1].byIndex()
-	o := &original{hdr: runs[0].header, byIndex: map[int]*record{}, params: p, dur: runs[0].duration}
+	o := &original{hdr: runs[0].header, byIndex: map[int]*record{}, params: p, dur: runs[0].duration,
+		kinds: map[string]int{}, stab: newStability()}
+	type pair struct{ r, twin *record }
+	var pairs []pair
 	for _, r := range runs[0].records {
 		o.inputs++
+		o.kinds[r.outcome.K]++
+		if r.outcome.K == "arrange" && o.arrangeX == "" {
+			o.arrangeX = r.outcome.X
+		}
 		twin, ok := second[r.I]
-		if !ok || twin.key() != r.key() || !bytes.Equal(twin.Out, r.Out) {
-			continue // not seen twice, or not deterministic
+		if !ok || twin.key() != r.key() {
+			o.stab.dropped++
+			continue // not seen twice
 		}
 		switch r.outcome.K {
 		case "ret", "throw":
-			o.records = append(o.records, r)
-			o.byIndex[r.I] = r
+			if o.stab.compareRuns(&r.outcome, &twin.outcome) {
+				pairs = append(pairs, pair{r, twin})
+			}
 		}
 	}
+	for _, p := range pairs {
+		if !o.stab.clean(&p.r.outcome, &p.twin.outcome) {
+			continue // nothing stable to assert
+		}
+		o.records = append(o.records, p.r)
+		o.byIndex[p.r.I] = p.r
+	}
 	a.log.Debug("offline: explored the original", zap.String("method", methodID(s)),
-		zap.Int("inputs", o.inputs), zap.Int("usable", len(o.records)), zap.Duration("took", runs[0].duration))
+		zap.Int("inputs", o.inputs), zap.Int("usable", len(o.records)), zap.Any("kinds", o.kinds),
+		zap.Any("unstable", o.stab.unstable), zap.Duration("took", runs[0].duration))
 	return o, nil
 }
 
@@ -323,12 +363,14 @@ func (a *Agent) KillMutant(ctx context.Context, s *agent.Subject, m mutants.Muta
 		var ce *compileError
 		if errors.As(err, &ce) {
 			a.log.Debug("offline: the mutant does not compile", zap.String("mutant", m.ID), zap.Error(err))
+			a.explain(s, m.ID, agent.Evidence{Why: "the mutant does not compile"})
 			return nil, nil
 		}
 		return nil, err
 	}
 	cands := differences(orig, me, a.opts.Candidates*2)
 	if len(cands) == 0 {
+		a.explain(s, m.ID, noDifference(orig, me))
 		return nil, nil
 	}
 	if last := cands[len(cands)-1]; last.em.timeout && !last.em.stopped {
@@ -345,8 +387,10 @@ func (a *Agent) KillMutant(ctx context.Context, s *agent.Subject, m mutants.Muta
 		return nil, err
 	}
 	if len(good) == 0 {
+		a.explain(s, m.ID, agent.Evidence{Why: fmt.Sprintf("the %d tests written from inputs where the mutant behaved differently did not fail on it when run", len(tests))})
 		return nil, nil
 	}
+	a.explain(s, m.ID, agent.Evidence{})
 	t := tests[good[0]]
 	return []agent.Test{{Name: t.name, Source: t.source, Imports: t.imports, Target: m.ID, Origin: "search"}}, nil
 }
@@ -356,43 +400,22 @@ func (a *Agent) KillMutant(ctx context.Context, s *agent.Subject, m mutants.Muta
 func differences(orig *original, mut *exploration, limit int) []candidate {
 	var out []candidate
 	for _, mr := range mut.records {
+		bounded := mr.outcome.K == "timeout" || mr.outcome.K == "bound"
 		or, ok := orig.byIndex[mr.I]
 		if !ok || or.key() != mr.key() {
-			if mr.outcome.K == "timeout" && ok {
+			if bounded && ok {
 				out = append(out, candidate{rec: or, em: emphasis{timeout: true}})
 			}
 			continue
 		}
-		if mr.outcome.K == "timeout" {
+		if bounded {
+			// past a bound: the test runs the call under a time limit, and only on the original
 			out = append(out, candidate{rec: or, em: emphasis{timeout: true, stopped: mr.outcome.Stopped}})
 			break
 		}
-		if bytes.Equal(or.Out, mr.Out) {
+		em, differ := outcomesDiffer(&or.outcome, &mr.outcome)
+		if !differ {
 			continue
-		}
-		em := emphasis{}
-		o, u := or.outcome, mr.outcome
-		if o.K == u.K && o.X == u.X && sameValue(o.Ret, u.Ret) || o.K == "throw" && u.K == "throw" && o.X == u.X {
-			// the result agrees: the difference is in the state
-			for _, ob := range o.State {
-				if ob.R.K == "throws" {
-					continue
-				}
-				if mv, ok := findObserved(u.State, ob.M); !ok || !sameValue(&ob.R, &mv.R) {
-					em.state = append(em.state, ob.M)
-				}
-			}
-			for _, af := range o.After {
-				if mv, ok := findAfter(u.After, af.A); !ok || !sameValue(&af.R, &mv.R) {
-					em.afterArgs = append(em.afterArgs, af.A)
-				}
-			}
-			if len(em.state) == 0 && len(em.afterArgs) == 0 {
-				continue // only an observer that throws differs
-			}
-			if len(em.state) > 3 {
-				em.state = em.state[:3]
-			}
 		}
 		out = append(out, candidate{rec: or, em: em})
 		if len(out) >= limit {
@@ -594,7 +617,23 @@ func (a *Agent) InitialSuite(ctx context.Context, s *agent.Subject) ([]agent.Tes
 			break
 		}
 	}
+	// inputs at the extremes (the largest and smallest values, alone or in arrays) with an
+	// outcome of their own: overflow and boundary faults show there, whatever they cover
+	extremes := 0
+	for _, rec := range orig.records {
+		if extremes >= maxExtremeTests {
+			break
+		}
+		sig := outcomeSignature(rec.outcome) + stateSignature(rec.outcome)
+		if seen[sig] || !extremeInput(rec) {
+			continue
+		}
+		seen[sig] = true
+		cands = append(cands, candidate{rec: rec, em: emphasis{allState: true, extreme: true}})
+		extremes++
+	}
 	if len(cands) == 0 {
+		a.explain(s, "", orig.noStableInput())
 		return nil, nil
 	}
 	var tests []rendered
@@ -602,9 +641,14 @@ func (a *Agent) InitialSuite(ctx context.Context, s *agent.Subject) ([]agent.Tes
 		tests = append(tests, r.test(c.rec, c.em))
 	}
 	uniqueNames(tests)
-	chosen, err := a.chooseByCoverage(ctx, s, pkg, tests)
+	chosen, err := a.chooseByCoverage(ctx, s, pkg, tests, cands)
 	if err != nil {
 		return nil, err
+	}
+	if len(chosen) == 0 {
+		a.explain(s, "", agent.Evidence{Why: fmt.Sprintf("none of the %d tests written from the original's outcomes passed on it when run", len(tests))})
+	} else {
+		a.explain(s, "", agent.Evidence{})
 	}
 	var out []agent.Test
 	for _, i := range chosen {
@@ -612,6 +656,45 @@ func (a *Agent) InitialSuite(ctx context.Context, s *agent.Subject) ([]agent.Tes
 		out = append(out, agent.Test{Name: t.name, Source: t.source, Imports: t.imports, Origin: "search"})
 	}
 	return out, nil
+}
+
+// maxExtremeTests bounds the initial suite's tests on extreme inputs, beyond MaxInitialTests.
+const maxExtremeTests = 6
+
+// extremeInput reports whether an input holds a type's largest or smallest value, or puts its
+// receiver through the longest sequences of setup calls (a buffer that wrapped, a stack that
+// grew) or through two different mutators.
+func extremeInput(rec *record) bool {
+	if len(rec.Setup) >= 5 {
+		return true
+	}
+	calls := map[string]bool{}
+	for _, c := range rec.Setup {
+		if i := strings.IndexByte(c, '('); i > 0 {
+			calls[c[:i]] = true
+		}
+	}
+	if len(calls) >= 2 {
+		return true // mutators mixed: a buffer emptied and refilled
+	}
+	for _, a := range rec.Args {
+		if strings.Contains(a, "MAX_VALUE") || strings.Contains(a, "MIN_VALUE") {
+			return true
+		}
+	}
+	return false
+}
+
+// stateSignature is the receiver's observed state and the arguments after the call.
+func stateSignature(o outcome) string {
+	var b strings.Builder
+	for _, ob := range o.State {
+		b.WriteString("|" + ob.M + "=" + ob.R.K + ":" + ob.R.V)
+	}
+	for _, af := range o.After {
+		fmt.Fprintf(&b, "|%d=%s:%s", af.A, af.R.K, af.R.V)
+	}
+	return b.String()
 }
 
 // outcomeSignature groups outcomes for the initial suite: the kind, the exception, the
@@ -626,7 +709,7 @@ func outcomeSignature(o outcome) string {
 
 // chooseByCoverage runs the tests on the original with coverage and keeps, in order, those
 // that pass and add covered lines or branches of the method.
-func (a *Agent) chooseByCoverage(ctx context.Context, s *agent.Subject, pkg string, tests []rendered) ([]int, error) {
+func (a *Agent) chooseByCoverage(ctx context.Context, s *agent.Subject, pkg string, tests []rendered, cands []candidate) ([]int, error) {
 	class := s.TestClassName
 	if class == "" {
 		class = lastDot(s.Method.TopLevelClass) + "AdverTest"
@@ -659,10 +742,12 @@ func (a *Agent) chooseByCoverage(ctx context.Context, s *agent.Subject, pkg stri
 			return nil, err
 		}
 		var sub []rendered
+		var subCands []candidate
 		for _, i := range keep {
 			sub = append(sub, tests[i])
+			subCands = append(subCands, cands[i])
 		}
-		chosen, err := a.chooseByCoverage(ctx, s, pkg, sub)
+		chosen, err := a.chooseByCoverage(ctx, s, pkg, sub, subCands)
 		for k, i := range chosen {
 			chosen[k] = keep[i]
 		}
@@ -674,6 +759,7 @@ func (a *Agent) chooseByCoverage(ctx context.Context, s *agent.Subject, pkg stri
 	}
 	covered := map[string]bool{}
 	var chosen []int
+	normal := 0
 	for i, id := range ids {
 		t, ok := byID[id]
 		if !ok || t.Outcome != harness.Passed {
@@ -686,16 +772,17 @@ func (a *Agent) chooseByCoverage(ctx context.Context, s *agent.Subject, pkg stri
 				gain = true
 			}
 		}
-		if t.Coverage != nil && !gain {
+		if cands[i].em.extreme && !gain {
+			// kept for its input, not its coverage
+		} else if t.Coverage != nil && !gain || normal >= a.opts.MaxInitialTests {
 			continue
+		} else {
+			normal++
 		}
 		for _, it := range items {
 			covered[it] = true
 		}
 		chosen = append(chosen, i)
-		if len(chosen) >= a.opts.MaxInitialTests {
-			break
-		}
 	}
 	return chosen, nil
 }

@@ -349,7 +349,7 @@ func TestInitialSuite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(tests) < 2 || len(tests) > 8 {
+		if len(tests) < 2 || len(tests) > 8+maxExtremeTests { // MaxInitialTests, and the extreme inputs
 			t.Fatalf("%s: %d initial tests", name, len(tests))
 		}
 		class, ids := suiteClass(s, s.TestClassName, tests)

@@ -95,6 +95,25 @@ func TestRenderForms(t *testing.T) {
 			line: `{"i":0,"args":["1"],"tokens":["1"],"out":{"k":"ret","ret":{"k":"double","v":"0.5"}}}`,
 			want: []string{"double result = Box.halve(1);", "assertEquals(0.5, result, 1e-9);", "halveReturns0Point5ForX1"},
 		},
+		{
+			name: "a large result is asserted by its size", junit: 5, method: "boxed",
+			hdr:  header{ReturnType: "List<String>", ClassRef: "Box"},
+			line: `{"i":0,"args":["10"],"tokens":["10"],"out":{"k":"ret","ret":{"k":"big","v":"59049","via":"size()","x":"1f2e"}}}`,
+			want: []string{"List<String> result = Box.boxed(10);", "assertEquals(59049, result.size());"},
+		},
+		{
+			name: "an unstable result is not asserted, the state is", junit: 5, method: "put", em: emphasis{allState: true},
+			hdr:  header{ReturnType: "long", ClassRef: "Box", ReceiverType: "Box"},
+			line: `{"i":0,"args":["null"],"tokens":["Null"],"recv":"new Box()","setup":[],"out":{"k":"ret","ret":{"k":"unstable"},"state":[{"m":"size()","st":"int","r":{"k":"prim","v":"1","t":"int"}}]}}`,
+			want: []string{"        box.put(null);\n", "assertEquals(1, box.size());"},
+		},
+		{
+			name: "a field read reflectively", junit: 5, method: "put", em: emphasis{allState: true},
+			hdr:  header{ReturnType: "void", ClassRef: "Box", ReceiverType: "Box"},
+			line: `{"i":0,"args":["null"],"tokens":["Null"],"recv":"new Box()","setup":[],"out":{"k":"ret","ret":{"k":"void"},"state":[{"m":"field:count","st":"int","d":"Box","r":{"k":"prim","v":"2","t":"int"}},{"m":"field:last","st":"[I","d":"Box","r":{"k":"array","v":"new int[]{1}"}}]}}`,
+			want: []string{"void putRunsForXsNull() throws Exception {", "Field countField = Box.class.getDeclaredField(\"count\");", "countField.setAccessible(true);",
+				"assertEquals(2, countField.get(box));", "assertArrayEquals(new int[]{1}, (int[]) lastField.get(box));"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -63,6 +63,26 @@ final class Access {
         return out;
     }
 
+    /**
+     * The static factories of c a test can call: static methods of c itself that return a c
+     * (DateRange.of(String, String)), in a fixed order.
+     */
+    List<Method> factories(Class<?> c) {
+        List<Method> out = new ArrayList<>();
+        if (!classAccessible(c) || c.isEnum()) {
+            return out;
+        }
+        for (Method m : c.getDeclaredMethods()) {
+            if (Modifier.isStatic(m.getModifiers()) && m.getReturnType() == c && !m.isSynthetic() && !m.isBridge()
+                && accessible(m.getModifiers(), c)) {
+                m.setAccessible(true);
+                out.add(m);
+            }
+        }
+        out.sort(Comparator.comparingInt((Method m) -> m.getParameterCount()).thenComparing(Method::toGenericString));
+        return out;
+    }
+
     static List<Method> allMethods(Class<?> c) {
         Map<String, Method> bySig = new TreeMap<>();
         for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {

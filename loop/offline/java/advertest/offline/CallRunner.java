@@ -44,7 +44,13 @@ final class CallRunner {
         if (executor == null) {
             newExecutor();
         }
+        final long[] startAlloc = {-1};
+        final Thread[] thread = {null};
         Future<String> f = executor.submit(() -> {
+            synchronized (startAlloc) {
+                thread[0] = Thread.currentThread();
+                startAlloc[0] = allocated(thread[0]);
+            }
             try {
                 return call(target, c, in, names);
             } catch (Error | Exception e) {
@@ -53,10 +59,25 @@ final class CallRunner {
                 throw new IllegalStateException(t);
             }
         });
+        long deadline = System.nanoTime() + callMillis * 1_000_000L;
         try {
-            return f.get(callMillis, TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            return "{\"k\":\"timeout\",\"stopped\":" + expire() + "}";
+            while (true) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return "{\"k\":\"timeout\",\"stopped\":" + expire() + "}";
+                }
+                try {
+                    return f.get(Math.min(left, POLL_NANOS), TimeUnit.NANOSECONDS);
+                } catch (TimeoutException e) {
+                    long used;
+                    synchronized (startAlloc) {
+                        used = thread[0] == null || startAlloc[0] < 0 ? -1 : allocated(thread[0]) - startAlloc[0];
+                    }
+                    if (maxAllocBytes > 0 && used > maxAllocBytes) {
+                        return "{\"k\":\"bound\",\"x\":\"memory\",\"stopped\":" + expire() + "}";
+                    }
+                }
+            }
         } catch (java.util.concurrent.ExecutionException e) {
             Throwable t = e.getCause();
             if (t instanceof Error && t.getClass().getName().startsWith("advertest.worker.hook.")) {
@@ -64,6 +85,25 @@ final class CallRunner {
             }
             return JsonText.obj("k", "crash", "x", String.valueOf(t));
         }
+    }
+
+    /** How often a running call's allocations are checked. */
+    private static final long POLL_NANOS = 10_000_000L;
+
+    /** Bytes a call may allocate (garbage included) before it is stopped as past its memory bound. */
+    long maxAllocBytes = 256L << 20;
+
+    /** Bytes t has allocated so far, or -1 where the JVM does not count them. */
+    private static long allocated(Thread t) {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        if (mx instanceof com.sun.management.ThreadMXBean) {
+            try {
+                return ((com.sun.management.ThreadMXBean) mx).getThreadAllocatedBytes(t.getId());
+            } catch (RuntimeException e) {
+                return -1;
+            }
+        }
+        return -1;
     }
 
     private void newExecutor() {
@@ -129,6 +169,10 @@ final class CallRunner {
         } catch (InvocationTargetException e) {
             Throwable t = e.getCause();
             rethrowHook(t);
+            if (t instanceof OutOfMemoryError || t instanceof StackOverflowError) {
+                // depends on the JVM's heap and stack sizes, not on the code alone: never asserted
+                return JsonText.obj("k", "bound", "x", t instanceof OutOfMemoryError ? "memory" : "stack");
+            }
             StringBuilder sb = new StringBuilder("{\"k\":\"throw\",\"x\":").append(JsonText.json(observer.exceptionName(t, names)));
             appendState(sb, target, c, recv, args, in, names);
             return sb.append('}').toString();
@@ -148,7 +192,12 @@ final class CallRunner {
 
     private void appendState(StringBuilder sb, Executable target, Class<?> c, Object recv, Object[] args, Input in, Names names) {
         if (recv != null && !c.isEnum()) {
-            sb.append(",\"state\":").append(observer.observe(recv, c, names, 0));
+            String state = observer.observe(recv, c, names, 0);
+            String queries = observer.queries(recv, c, target, args, in.args, names);
+            if (!queries.isEmpty()) {
+                state = state.substring(0, state.length() - 1) + (state.length() > 2 ? "," : "") + queries + "]";
+            }
+            sb.append(",\"state\":").append(state);
         }
         StringBuilder after = new StringBuilder("[");
         int n = 0;

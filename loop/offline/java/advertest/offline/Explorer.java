@@ -44,7 +44,9 @@ public final class Explorer {
     public int maxInputs = 600;
     public long budgetMillis = 2000;
     public long callMillis = 500;
-    /** The exploration stops after this many calls past callMillis. */
+    /** Bytes one call may allocate before it is stopped (garbage included). */
+    public long maxAllocBytes = 256L << 20;
+    /** The exploration stops after this many calls past a bound (callMillis, maxAllocBytes). */
     public int maxTimeouts = 1;
     /** The package of the generated test: types there are named without an import. */
     public String testPackage = "";
@@ -61,6 +63,7 @@ public final class Explorer {
         Access access = new Access(testPackage);
         Inputs inputs = new Inputs(ints, doubles, strings, chars, seed, access);
         CallRunner runner = new CallRunner(loader, callMillis, new Observer(access));
+        runner.maxAllocBytes = maxAllocBytes;
         try (Output output = new Output(out)) {
             explore(access, inputs, runner, output);
         } finally {
@@ -145,7 +148,8 @@ public final class Explorer {
             String outcome = runner.execute(target, c, in, names);
             output.record(index++, argExprs, argTokens, in.receiver == null ? null : recvExpr, setup, recvToken.toString(),
                 outcome, new ArrayList<>(names.imports));
-            if (outcome.startsWith("{\"k\":\"timeout\"") && ++timeouts >= maxTimeouts) {
+            boolean bounded = outcome.startsWith("{\"k\":\"timeout\"") || outcome.startsWith("{\"k\":\"bound\"");
+            if (bounded && ++timeouts >= maxTimeouts) {
                 break;
             }
         }

@@ -182,6 +182,45 @@ abstract class Gen {
         }
     }
 
+    /** An object made through a static factory of its class (DateRange.of("2024-01-01", ...)). */
+    static final class FactoryGen extends Gen {
+        final java.lang.reflect.Method factory;
+        final List<Gen> args;
+
+        FactoryGen(java.lang.reflect.Method factory, List<Gen> args) {
+            this.factory = factory;
+            this.args = args;
+        }
+
+        Object make() throws Throwable {
+            Object[] a = new Object[args.size()];
+            for (int i = 0; i < a.length; i++) {
+                a[i] = args.get(i).make();
+            }
+            try {
+                return factory.invoke(null, a);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }
+
+        String expr(Names names) {
+            StringBuilder sb = new StringBuilder(names.erased(factory.getDeclaringClass())).append('.').append(factory.getName()).append('(');
+            for (int i = 0; i < args.size(); i++) {
+                sb.append(i == 0 ? "" : ", ").append(args.get(i).expr(names));
+            }
+            return sb.append(')').toString();
+        }
+
+        String token() {
+            StringBuilder sb = new StringBuilder(Exprs.capitalize(factory.getName()));
+            for (Gen g : args) {
+                sb.append(g.token());
+            }
+            return sb.length() > 24 ? sb.substring(0, 24) : sb.toString();
+        }
+    }
+
     /** An enum constant. */
     static final class EnumGen extends Gen {
         final Class<?> type;

@@ -4,6 +4,7 @@ import advertest.offline.Gen.ArrayGen;
 import advertest.offline.Gen.CollGen;
 import advertest.offline.Gen.Const;
 import advertest.offline.Gen.EnumGen;
+import advertest.offline.Gen.FactoryGen;
 import advertest.offline.Gen.NewGen;
 import advertest.offline.Input.Call;
 import advertest.offline.Input.Receiver;
@@ -152,7 +153,32 @@ final class Inputs {
             seen.add("a");
             seen.add("");
             seen.addAll(Arrays.asList(strings));
+            if (!separators().isEmpty()) {
+                seen.add("1");
+            }
+            for (char sep : separators().toCharArray()) {
+                String t = String.valueOf(sep);
+                seen.addAll(Arrays.asList("a" + t + "b", t + "a", "a" + t, "a" + t + t + "b", "1" + t + "2" + t + "3" + t + "4",
+                    "1" + t + "2" + t + "3" + t + "4" + t, "1" + t + "10", t + "a" + t));
+            }
             seen.addAll(Arrays.asList("b", "abc", "A", " ", "a b"));
+            // the letters of the char literals, paired: "II", "IV", "VI" for a numeral parser
+            StringBuilder letters = new StringBuilder();
+            for (char ch : chars.toCharArray()) {
+                if (Character.isLetter(ch) && letters.length() < 3 && letters.indexOf(String.valueOf(ch)) < 0) {
+                    letters.append(ch);
+                }
+            }
+            for (int i = 0; i < letters.length(); i++) {
+                for (int j = 0; j < letters.length(); j++) {
+                    seen.add("" + letters.charAt(i) + letters.charAt(j));
+                }
+            }
+            if (letters.length() > 0) {
+                seen.add(letters.toString() + letters.charAt(0));
+            }
+            // edge characters: padding, whitespace, quotes, digits, case, non-ASCII
+            seen.addAll(Arrays.asList(" a ", "\t", "\"", "'", "1", "12", "-1", "aBc", "A1", "1abc", "\u00e9", "a\u00e9\u4e2d"));
             for (String s : seen) {
                 out.add(new Const(s, Exprs.stringExpr(s), Exprs.stringToken(s)));
             }
@@ -163,6 +189,9 @@ final class Inputs {
                 List<Gen> strs = pool(String.class, depth);
                 out.addAll(1, strs.subList(0, Math.min(3, strs.size())));
             }
+        } else if (Values.known(c)) {
+            out.addAll(Values.pool(c));
+            out.add(Gen.NULL);
         } else if (c.isEnum()) {
             for (Object k : c.getEnumConstants()) {
                 Enum<?> e = (Enum<?>) k;
@@ -175,6 +204,9 @@ final class Inputs {
             Class<?> cc = c.getComponentType();
             out.add(new ArrayGen(cc, Collections.<Gen>emptyList()));
             for (List<Gen> es : Combinations.small(elems)) {
+                out.add(new ArrayGen(cc, es));
+            }
+            for (List<Gen> es : boundaryLists(comp)) {
                 out.add(new ArrayGen(cc, es));
             }
             out.add(Gen.NULL);
@@ -195,8 +227,10 @@ final class Inputs {
                 elems = Combinations.nonNull(elems);
             }
             out.add(new CollGen(kind, conc, Collections.<Gen>emptyList()));
-            for (List<Gen> es : Combinations.small(elems)) {
-                if (kind == 'S' && new HashSet<>(es).size() < es.size()) {
+            List<List<Gen>> lists = new ArrayList<>(Combinations.small(elems));
+            lists.addAll(boundaryLists(Types.typeArg(type, 0)));
+            for (List<Gen> es : lists) {
+                if (kind == 'S' && distinctValues(es) < es.size()) {
                     continue;
                 }
                 out.add(new CollGen(kind, conc, es));
@@ -211,8 +245,22 @@ final class Inputs {
                 return out;
             }
             List<Constructor<?>> ctors = access.constructors(c);
-            if (ctors.isEmpty()) {
-                throw new Unsupported("cannot make a " + c.getName() + ": no accessible constructor");
+            List<Method> factories = access.factories(c);
+            if (ctors.isEmpty() && factories.isEmpty()) {
+                throw new Unsupported("cannot make a " + c.getName() + ": no accessible constructor or static factory");
+            }
+            for (Method f : factories) {
+                List<List<Gen>> pools = new ArrayList<>();
+                try {
+                    for (Type pt : f.getGenericParameterTypes()) {
+                        pools.add(Combinations.nonNull(pool(pt, depth - 1)));
+                    }
+                } catch (Unsupported u) {
+                    continue;
+                }
+                for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 6)) {
+                    out.add(new FactoryGen(f, Combinations.pick(pools, idx)));
+                }
             }
             for (Constructor<?> k : ctors) {
                 List<List<Gen>> pools = new ArrayList<>();
@@ -228,7 +276,7 @@ final class Inputs {
                 }
             }
             if (out.isEmpty()) {
-                throw new Unsupported("cannot make a " + c.getName() + ": no constructor with parameters it can generate");
+                throw new Unsupported("cannot make a " + c.getName() + ": no constructor or static factory with parameters it can generate");
             }
             out.add(Gen.NULL);
         }
@@ -276,7 +324,7 @@ final class Inputs {
             if (strings.length > 0 && random.nextBoolean()) {
                 sb.append(strings[random.nextInt(strings.length)]);
             }
-            String alphabet = "abcAB z0-";
+            String alphabet = "abcAB z0-19" + separators();
             int n = random.nextInt(5);
             for (int i = 0; i < n; i++) {
                 sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
@@ -331,12 +379,26 @@ final class Inputs {
                 || n.equals("clone") || n.equals("finalize") || n.equals("wait") || n.equals("notify") || n.equals("notifyAll")) {
                 continue;
             }
-            if (m.getParameterCount() == 0 && m.getReturnType() != void.class) {
-                continue; // an observer, not a mutator
+            if (m.getParameterCount() == 0 && m.getReturnType() != void.class && accessorName(n)) {
+                continue; // an observer, not a mutator (poll(), pop(), next() are both)
             }
             out.add(m);
         }
         return out;
+    }
+
+    /**
+     * Whether a method without parameters that returns a value is named as a read-only accessor
+     * rather than as a mutator that also returns something (poll(), pop(), next(), reset()).
+     */
+    static boolean accessorName(String n) {
+        for (String p : new String[] {"poll", "pop", "take", "next", "remove", "clear", "reset", "dequeue", "shift", "drain",
+            "consume", "acquire", "release", "tick", "step", "advance", "increment", "decrement", "undo", "redo", "flush"}) {
+            if (n.startsWith(p)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     List<Receiver> receivers(Class<?> c, Executable target) throws Unsupported {
@@ -353,28 +415,98 @@ final class Inputs {
         if (!access.classAccessible(c)) {
             throw new Unsupported("the receiver class " + c.getName() + " cannot be named from a test in its package (private, inner, local or anonymous)");
         }
-        List<Gen> makers = new ArrayList<>();
+        // typical makers first (small positive numbers, plain strings: the arguments a
+        // constructor taking limits or capacities accepts), then the simplest combinations
+        List<Gen> typical = new ArrayList<>();
+        List<Gen> simplest = new ArrayList<>();
         for (Constructor<?> k : access.constructors(c)) {
             List<List<Gen>> pools = new ArrayList<>();
+            List<Gen> typ = new ArrayList<>();
             try {
                 for (Type pt : k.getGenericParameterTypes()) {
+                    pools.add(Combinations.nonNull(pool(pt, 1)));
+                    typ.add(seqValue(pt, 2));
+                }
+            } catch (Unsupported u) {
+                continue;
+            }
+            typical.add(new NewGen(k, typ));
+            for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 3)) {
+                simplest.add(new NewGen(k, Combinations.pick(pools, idx)));
+            }
+        }
+        for (Method f : access.factories(c)) {
+            if (f.equals(target)) {
+                continue;
+            }
+            List<List<Gen>> pools = new ArrayList<>();
+            try {
+                for (Type pt : f.getGenericParameterTypes()) {
                     pools.add(Combinations.nonNull(pool(pt, 1)));
                 }
             } catch (Unsupported u) {
                 continue;
             }
             for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 3)) {
-                makers.add(new NewGen(k, Combinations.pick(pools, idx)));
+                simplest.add(new FactoryGen(f, Combinations.pick(pools, idx)));
+            }
+        }
+        List<Gen> makers = new ArrayList<>();
+        Set<String> exprs = new HashSet<>();
+        for (List<Gen> l : Arrays.asList(typical, simplest)) {
+            for (Gen g : l) {
+                if (exprs.add(g.expr(access.names()))) {
+                    makers.add(g);
+                }
             }
         }
         if (makers.isEmpty()) {
-            throw new Unsupported("cannot make a receiver " + c.getName() + ": no accessible constructor with parameters it can generate");
+            throw new Unsupported("cannot make a receiver " + c.getName() + ": no accessible constructor or static factory with parameters it can generate");
         }
         for (Gen m : makers) {
             out.add(new Receiver(m, Collections.<Call>emptyList()));
         }
+        Gen base = makers.get(0);
+        List<Method> setups = setupMethods(c, target);
+        // sequences of mutator calls with ascending arguments (state that only builds up over
+        // several calls: a buffer that wraps, a stack that grows, a clock that moves on)
+        for (int n : new int[] {3, 5}) {
+            for (Method m : setups) {
+                List<Call> calls = sequence(m, 0, n);
+                if (calls != null) {
+                    out.add(new Receiver(base, calls));
+                }
+            }
+        }
+        for (int i = 0; i < Math.min(4, setups.size()); i++) {
+            for (int j = 0; j < Math.min(4, setups.size()); j++) {
+                if (i == j) {
+                    continue;
+                }
+                List<Call> a = sequence(setups.get(i), 0, 2);
+                List<Call> b = sequence(setups.get(j), 0, 1);
+                if (a == null || b == null) {
+                    continue;
+                }
+                List<Call> ab = new ArrayList<>(a);
+                ab.addAll(b);
+                out.add(new Receiver(base, ab));
+                List<Call> aba = new ArrayList<>(a.subList(0, 1));
+                aba.addAll(b);
+                aba.addAll(a.subList(1, 2));
+                out.add(new Receiver(base, aba));
+            }
+        }
+        for (int t = 1; t < typical.size(); t++) {
+            for (Method m : setups) {
+                List<Call> calls = sequence(m, 0, 3);
+                if (calls != null) {
+                    out.add(new Receiver(typical.get(t), calls));
+                }
+            }
+        }
         List<List<Call>> singles = new ArrayList<>();
-        for (Method m : setupMethods(c, target)) {
+        for (Method m : setups) {
             List<List<Gen>> pools = new ArrayList<>();
             try {
                 for (Type pt : m.getGenericParameterTypes()) {
@@ -396,16 +528,178 @@ final class Inputs {
         }
         singles.sort(Comparator.comparingInt((List<Call> l) -> ranks.get(l)));
         for (List<Call> s : singles) {
-            out.add(new Receiver(makers.get(0), s));
+            out.add(new Receiver(base, s));
         }
         for (int i = 0; i < Math.min(8, singles.size()); i++) {
             for (int j = 0; j < Math.min(8, singles.size()); j++) {
                 List<Call> two = new ArrayList<>(singles.get(i));
                 two.addAll(singles.get(j));
-                out.add(new Receiver(makers.get(0), two));
+                out.add(new Receiver(base, two));
             }
         }
         return out;
+    }
+
+    /** n calls of m with the from-th, (from+1)-th... values of each parameter's ascending sequence; null when m's parameters cannot be made. */
+    private List<Call> sequence(Method m, int from, int n) {
+        List<Call> out = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                List<Gen> args = new ArrayList<>();
+                for (Type pt : m.getGenericParameterTypes()) {
+                    args.add(seqValue(pt, from + i));
+                }
+                out.add(new Call(m, args));
+            }
+        } catch (Unsupported u) {
+            return null;
+        }
+        return out;
+    }
+
+    /**
+     * The k-th value (from 0) of an ascending sequence of a type: 1, 2, 3 for integers, 1000,
+     * 2000, 3000 for longs (milliseconds of a clock that only moves on), "a", "b", "c"; the k-th
+     * of the pool for the rest. The third (k = 2) is the typical argument of a constructor.
+     */
+    Gen seqValue(Type t, int k) throws Unsupported {
+        Class<?> c = Types.raw(t);
+        Class<?> p = Types.unbox(c);
+        if (p == int.class || p == short.class || p == byte.class) {
+            return Exprs.intConst(p, k + 1);
+        }
+        if (p == long.class) {
+            return Exprs.intConst(p, 1000L * (k + 1));
+        }
+        if (p == double.class || p == float.class) {
+            return Exprs.doubleConst(p, k + 1.0);
+        }
+        if (p == boolean.class) {
+            return k % 2 == 0 ? new Const(true, "true", "True") : new Const(false, "false", "False");
+        }
+        if (p == char.class) {
+            char ch = (char) ('a' + k % 26);
+            return new Const(ch, Exprs.charExpr(ch), "Char" + ch);
+        }
+        if (c == String.class || c == CharSequence.class || c == Object.class) {
+            String s = String.valueOf((char) ('a' + k % 26));
+            return new Const(s, Exprs.stringExpr(s), Exprs.stringToken(s));
+        }
+        if (c.isEnum()) {
+            Object[] ks = c.getEnumConstants();
+            if (ks.length > 0) {
+                return new EnumGen(c, (Enum<?>) ks[k % ks.length]);
+            }
+        }
+        List<Gen> pool = Combinations.nonNull(pool(t, 1));
+        return pool.get(k % pool.size());
+    }
+
+    /**
+     * Element lists made of boundary values: all at the maximum or the minimum (sums that
+     * overflow), mixed signs, duplicates, sorted and reverse-sorted, longer runs; rectangular
+     * matrices for arrays of arrays. None for other element types.
+     */
+    List<List<Gen>> boundaryLists(Type comp) {
+        Class<?> c = Types.raw(comp);
+        Class<?> p = Types.unbox(c);
+        List<List<Gen>> out = new ArrayList<>();
+        if (p == int.class || p == long.class || p == short.class || p == byte.class) {
+            long max = p == int.class ? Integer.MAX_VALUE : p == short.class ? Short.MAX_VALUE : p == byte.class ? Byte.MAX_VALUE : Long.MAX_VALUE;
+            long min = p == int.class ? Integer.MIN_VALUE : p == short.class ? Short.MIN_VALUE : p == byte.class ? Byte.MIN_VALUE : Long.MIN_VALUE;
+            long[][] lists = {{max, max}, {min, min}, {max, max, max}, {max, 1}, {min, max}, {-3, 2, -1}, {1, 1, 2},
+                {2, 2, 2}, {1, 2, 3}, {3, 2, 1}, {5, 1, 4, 2, 3}, {1, 2, 3, 4, 5, 6}, {max - 1, max}, {-1, -2, -3}};
+            for (long[] l : lists) {
+                List<Gen> es = new ArrayList<>();
+                for (long v : l) {
+                    es.add(Exprs.intConst(p, v));
+                }
+                out.add(es);
+            }
+        } else if (p == double.class || p == float.class) {
+            double big = p == float.class ? Float.MAX_VALUE : Double.MAX_VALUE;
+            double[][] lists = {{big, big}, {-1.5, 2.5}, {1.5, 2.5, 3.5}, {3.5, 2.5, 1.5}, {2.0, 2.0}, {0.1, 0.2, 0.3}};
+            for (double[] l : lists) {
+                List<Gen> es = new ArrayList<>();
+                for (double v : l) {
+                    es.add(Exprs.doubleConst(p, v));
+                }
+                out.add(es);
+            }
+        } else if (c == String.class) {
+            List<String[]> lists = new ArrayList<>(Arrays.asList(new String[][] {{"b", "a"}, {"a", "a"}, {"a", "b", "c"}, {"c", "b", "a"},
+                {"a", ""}, {"b", "a", "b"}}));
+            // operands then one of the method's short literals: the tokens of a calculator
+            for (int i = 0, n = 0; i < strings.length && n < 4; i++) {
+                if (!strings[i].isEmpty() && strings[i].length() <= 2) {
+                    lists.add(new String[] {"6", "2", strings[i]});
+                    n++;
+                }
+            }
+            for (String[] l : lists) {
+                List<Gen> es = new ArrayList<>();
+                for (String v : l) {
+                    es.add(new Const(v, Exprs.stringExpr(v), Exprs.stringToken(v)));
+                }
+                out.add(es);
+            }
+        } else if (c.isArray() && Types.unbox(c.getComponentType()).isPrimitive() && c.getComponentType() != boolean.class
+            && c.getComponentType() != char.class) {
+            Class<?> e = c.getComponentType();
+            int[][] shapes = {{2, 2}, {2, 3}, {3, 2}, {1, 3}};
+            // rows that share their ends: {1, 2}, {2, 3}, {3, 4} (touching intervals)
+            List<Gen> touching = new ArrayList<>();
+            for (int r = 0; r < 3; r++) {
+                boolean fp = Types.unbox(e) == double.class || Types.unbox(e) == float.class;
+                touching.add(new ArrayGen(e, Arrays.asList(fp ? Exprs.doubleConst(e, r + 1) : Exprs.intConst(e, r + 1),
+                    fp ? Exprs.doubleConst(e, r + 2) : Exprs.intConst(e, r + 2))));
+            }
+            out.add(touching);
+            for (int[] sh : shapes) {
+                List<Gen> rows = new ArrayList<>();
+                int v = 1;
+                for (int r = 0; r < sh[0]; r++) {
+                    List<Gen> row = new ArrayList<>();
+                    for (int k = 0; k < sh[1]; k++, v++) {
+                        row.add(Types.unbox(e) == double.class || Types.unbox(e) == float.class ? Exprs.doubleConst(e, v) : Exprs.intConst(e, v));
+                    }
+                    rows.add(new ArrayGen(e, row));
+                }
+                out.add(rows);
+            }
+        }
+        return out;
+    }
+
+    /** How many different values es makes (a set drops the duplicates). */
+    private static int distinctValues(List<Gen> es) {
+        Set<Object> vs = new HashSet<>();
+        for (Gen g : es) {
+            try {
+                vs.add(g.make());
+            } catch (Throwable t) {
+                vs.add(g);
+            }
+        }
+        return vs.size();
+    }
+
+    /** The separators the method's literals mention (at most three: ',', '.', ':', ...). */
+    private String separators() {
+        StringBuilder sb = new StringBuilder();
+        StringBuilder all = new StringBuilder(chars);
+        for (String s : strings) {
+            if (s.length() <= 3) {
+                all.append(s);
+            }
+        }
+        for (char ch : all.toString().toCharArray()) {
+            if (!Character.isLetterOrDigit(ch) && !Character.isWhitespace(ch) && ch != '\\' && sb.indexOf(String.valueOf(ch)) < 0
+                && sb.length() < 3) {
+                sb.append(ch);
+            }
+        }
+        return sb.toString();
     }
 
     Receiver randomReceiver(Class<?> c, List<Receiver> known, Executable target) throws Unsupported {

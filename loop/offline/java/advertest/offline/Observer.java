@@ -18,6 +18,15 @@ import java.util.Set;
  * exceptions by their nearest public class.
  */
 final class Observer {
+    /**
+     * Object.toString's form, Class@hex: an identity hash, different in every run, never observed.
+     */
+    private static final java.util.regex.Pattern IDENTITY = java.util.regex.Pattern.compile("[A-Za-z_$][\\w$]*(\\.[\\w$]+)*@[0-9a-f]{4,8}\\b");
+    /** Results with more elements than this (arrays and collections, nested ones counted) are summarised by size and hash. */
+    static final int MAX_ELEMENTS = 200;
+    /** Strings longer than this are summarised by length and hash. */
+    static final int MAX_CHARS = 2000;
+
     private final Access access;
 
     Observer(Access access) {
@@ -50,7 +59,7 @@ final class Observer {
 
     private static boolean observable(Class<?> t) {
         Class<?> p = Types.unbox(t);
-        if (p.isPrimitive() || t == String.class || t.isEnum()) {
+        if (p.isPrimitive() || t == String.class || t.isEnum() || Values.known(t)) {
             return true;
         }
         if (t.isArray()) {
@@ -90,7 +99,26 @@ final class Observer {
             return JsonText.obj("k", "prim", "v", Exprs.charExpr((Character) v), "t", "char");
         }
         if (c == String.class) {
-            return JsonText.obj("k", "string", "v", Exprs.stringExpr((String) v));
+            String str = (String) v;
+            if (str.length() > MAX_CHARS) {
+                return big(str.length(), str.hashCode(), "length()");
+            }
+            if (identityLike(str)) {
+                return "{\"k\":\"opaque\"}";
+            }
+            return JsonText.obj("k", "string", "v", Exprs.stringExpr(str));
+        }
+        String known = Values.expr(v);
+        if (known != null) {
+            names.imports.add(Values.importOf(v));
+            return JsonText.obj("k", "equals", "v", known);
+        }
+        if (c.isArray() || v instanceof Collection || v instanceof Map) {
+            int w = weight(v, MAX_ELEMENTS + 1);
+            if (w > MAX_ELEMENTS) {
+                int n = c.isArray() ? Array.getLength(v) : v instanceof Map ? ((Map<?, ?>) v).size() : ((Collection<?>) v).size();
+                return big(n, fingerprint(v, 200_000), c.isArray() ? "length" : "size()");
+            }
         }
         if (v instanceof Enum) {
             Enum<?> e = (Enum<?>) v;
@@ -113,7 +141,11 @@ final class Observer {
                 String kind = comp == double.class ? "darray" : comp == float.class ? "farray" : "array";
                 return JsonText.obj("k", kind, "v", sb.toString());
             }
-            return JsonText.obj("k", "string", "v", Exprs.stringExpr(deepString(v)), "via", "deep");
+            String deep = deepString(v);
+            if (identityLike(deep)) {
+                return big(Array.getLength(v), fingerprint(v, 200_000), "length");
+            }
+            return JsonText.obj("k", "string", "v", Exprs.stringExpr(deep), "via", "deep");
         }
         if (v instanceof List || v instanceof Set) {
             StringBuilder sb = new StringBuilder();
@@ -144,7 +176,12 @@ final class Observer {
             }
         }
         if (v instanceof Collection || v instanceof Map) {
-            return JsonText.obj("k", "string", "v", Exprs.stringExpr(String.valueOf(v)), "via", "toString");
+            String text = String.valueOf(v);
+            if (identityLike(text)) {
+                int n = v instanceof Map ? ((Map<?, ?>) v).size() : ((Collection<?>) v).size();
+                return big(n, fingerprint(v, 200_000), "size()");
+            }
+            return JsonText.obj("k", "string", "v", Exprs.stringExpr(text), "via", "toString");
         }
         // another object: its observers and toString
         if (depth <= 0) {
@@ -182,13 +219,219 @@ final class Observer {
         if (overridesToString(c)) {
             String r;
             try {
-                r = JsonText.obj("k", "string", "v", Exprs.stringExpr(String.valueOf(target)));
+                String text = String.valueOf(target);
+                r = identityLike(text) ? null : text.length() > MAX_CHARS ? big(text.length(), text.hashCode(), "length()")
+                    : JsonText.obj("k", "string", "v", Exprs.stringExpr(text));
             } catch (RuntimeException e) {
                 r = JsonText.obj("k", "throws", "x", exceptionName(e, names));
             }
-            sb.append(n == 0 ? "" : ",").append("{\"m\":\"toString()\",\"r\":").append(r).append('}');
+            if (r != null) {
+                sb.append(n++ == 0 ? "" : ",").append("{\"m\":\"toString()\",\"r\":").append(r).append('}');
+            }
+        }
+        if (n == 0 && !c.getName().startsWith("java.") && !c.isEnum() && !c.isArray()) {
+            // no getter and no toString: the fields, read reflectively (the test reads them the same way)
+            for (java.lang.reflect.Field f : fields(c)) {
+                String r;
+                try {
+                    r = render(f.get(target), f.getType(), names, depth);
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    continue;
+                }
+                if (r.startsWith("{\"k\":\"opaque\"") || r.startsWith("{\"k\":\"object\"")) {
+                    continue;
+                }
+                sb.append(n++ == 0 ? "" : ",").append("{\"m\":").append(JsonText.json("field:" + f.getName()))
+                    .append(",\"st\":").append(JsonText.json(f.getType().getName()))
+                    .append(",\"d\":").append(JsonText.json(names.erased(f.getDeclaringClass())))
+                    .append(",\"r\":").append(r).append('}');
+            }
         }
         return sb.append(']').toString();
+    }
+
+    /**
+     * Queries of the receiver asked with the call's own arguments after the call
+     * (inventory.quantity("b") after inventory.remove("b", 1)): public methods of one parameter
+     * that return an observable value and are not named as mutators, each asked once, with the
+     * first argument of a matching simple type (a primitive, String, enum). The entries, joined
+     * by commas, as observe writes them; "" for none.
+     */
+    String queries(Object recv, Class<?> c, java.lang.reflect.Executable target, Object[] args, List<Gen> gens, Names names) {
+        StringBuilder sb = new StringBuilder();
+        int n = 0;
+        for (Method m : Access.allMethods(c)) {
+            int mods = m.getModifiers();
+            if (Modifier.isStatic(mods) || m.getParameterCount() != 1 || m.getReturnType() == void.class || m.isSynthetic()
+                || m.isBridge() || m.getDeclaringClass() == Object.class || m.equals(target)
+                || !access.accessible(mods, m.getDeclaringClass()) || !observable(m.getReturnType())
+                || !Inputs.accessorName(m.getName()) || mutatorVerb(m.getName()) || m.getName().equals("equals")
+                || m.getName().equals("compareTo")) {
+                continue;
+            }
+            Class<?> pt = m.getParameterTypes()[0];
+            for (int i = 0; i < args.length && i < gens.size(); i++) {
+                Object a = args[i];
+                if (a == null) {
+                    continue;
+                }
+                Class<?> ac = a.getClass();
+                boolean simple = Types.unbox(ac).isPrimitive() || ac == String.class || ac.isEnum();
+                boolean fits = pt.isPrimitive() ? Types.unbox(ac) == pt : pt.isInstance(a);
+                if (!simple || !fits) {
+                    continue;
+                }
+                String r;
+                try {
+                    r = render(m.invoke(recv, a), m.getReturnType(), names, 0);
+                } catch (InvocationTargetException e) {
+                    r = JsonText.obj("k", "throws", "x", exceptionName(e.getCause(), names));
+                } catch (ReflectiveOperationException | RuntimeException e) {
+                    break;
+                }
+                sb.append(n++ == 0 ? "" : ",").append("{\"m\":").append(JsonText.json(m.getName() + "(" + gens.get(i).expr(names) + ")"))
+                    .append(",\"st\":").append(JsonText.json(m.getReturnType().getName())).append(",\"r\":").append(r).append('}');
+                break;
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Whether a method's name says it changes what it is called on. */
+    static boolean mutatorVerb(String n) {
+        for (String p : new String[] {"set", "add", "put", "insert", "delete", "push", "append", "offer", "update", "deposit",
+            "withdraw", "transfer", "record", "register", "write", "send", "apply", "process", "execute", "run", "start", "stop",
+            "schedule", "enqueue", "submit", "mark", "clear", "move", "swap", "sort", "fill", "try", "accept", "handle"}) {
+            if (n.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The instance fields of c and its superclasses (not Object's) whose values can be observed, by name. */
+    private List<java.lang.reflect.Field> fields(Class<?> c) {
+        List<java.lang.reflect.Field> out = new ArrayList<>();
+        if (!access.classAccessible(c)) {
+            return out;
+        }
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            if (!access.classAccessible(k)) {
+                break;
+            }
+            for (java.lang.reflect.Field f : k.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic() || !observable(f.getType())) {
+                    continue;
+                }
+                try {
+                    f.setAccessible(true);
+                } catch (RuntimeException e) {
+                    continue;
+                }
+                out.add(f);
+            }
+        }
+        out.sort(Comparator.comparing(java.lang.reflect.Field::getName));
+        return out;
+    }
+
+    /** Whether text shows an identity hash (Object.toString of something inside it). */
+    static boolean identityLike(String text) {
+        return text.indexOf('@') >= 0 && IDENTITY.matcher(text).find();
+    }
+
+    /** A result too large to write out: its size (what the test asserts) and a hash of its contents. */
+    private static String big(int size, int hash, String via) {
+        return JsonText.obj("k", "big", "v", Integer.toString(size), "via", via, "x", Integer.toHexString(hash));
+    }
+
+    /** The elements of v, nested arrays and collections counted, up to cap. */
+    static int weight(Object v, int cap) {
+        int[] n = {0};
+        weigh(v, cap, n);
+        return n[0];
+    }
+
+    private static void weigh(Object v, int cap, int[] n) {
+        if (n[0] > cap || v == null) {
+            return;
+        }
+        if (v.getClass().isArray()) {
+            int len = Array.getLength(v);
+            n[0] += len;
+            if (!v.getClass().getComponentType().isPrimitive()) {
+                for (int i = 0; i < len && n[0] <= cap; i++) {
+                    weigh(Array.get(v, i), cap, n);
+                }
+            }
+        } else if (v instanceof Collection) {
+            for (Object e : (Collection<?>) v) {
+                n[0]++;
+                weigh(e, cap, n);
+                if (n[0] > cap) {
+                    return;
+                }
+            }
+        } else if (v instanceof Map) {
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                n[0] += 2;
+                weigh(e.getKey(), cap, n);
+                weigh(e.getValue(), cap, n);
+                if (n[0] > cap) {
+                    return;
+                }
+            }
+        } else {
+            n[0]++;
+        }
+    }
+
+    /**
+     * A hash of v's contents that is the same in every run: literals by value, other objects by
+     * class only (never an identity hash), at most budget leaves.
+     */
+    static int fingerprint(Object v, int budget) {
+        int[] left = {budget};
+        return fp(v, left);
+    }
+
+    private static int fp(Object v, int[] left) {
+        if (v == null) {
+            return 0;
+        }
+        if (--left[0] < 0) {
+            return 1;
+        }
+        if (v.getClass().isArray()) {
+            int h = 17;
+            int len = Array.getLength(v);
+            for (int i = 0; i < len && left[0] >= 0; i++) {
+                h = h * 31 + fp(Array.get(v, i), left);
+            }
+            return h * 31 + len;
+        }
+        if (v instanceof Collection) {
+            int h = 19;
+            for (Object e : (Collection<?>) v) {
+                h = h * 31 + fp(e, left);
+                if (left[0] < 0) {
+                    break;
+                }
+            }
+            return h * 31 + ((Collection<?>) v).size();
+        }
+        if (v instanceof Map) {
+            int h = 23;
+            for (Map.Entry<?, ?> e : ((Map<?, ?>) v).entrySet()) {
+                h = h * 31 + fp(e.getKey(), left) * 7 + fp(e.getValue(), left);
+                if (left[0] < 0) {
+                    break;
+                }
+            }
+            return h;
+        }
+        String lit = Exprs.literal(v);
+        return lit != null ? lit.hashCode() : v.getClass().getName().hashCode();
     }
 
     String exceptionName(Throwable t, Names names) {

@@ -82,6 +82,21 @@ class ExplorerTest {
     }
 
     @Test
+    void identityHashesAreNeverObservedAndLargeResultsAreSummarised() {
+        Observer o = new Observer(new Access("advertest.offline"));
+        Names n = new Names("advertest.offline");
+        String objs = o.render(Arrays.asList(new Object(), new Object()), List.class, n, 1);
+        assertTrue(objs.startsWith("{\"k\":\"big\",\"v\":\"2\",\"via\":\"size()\""), objs);
+        assertEquals(objs, o.render(Arrays.asList(new Object(), new Object()), List.class, n, 1), "the same in every run");
+        assertEquals("{\"k\":\"opaque\"}", o.render("made by java.lang.Object@1b6d3586", String.class, n, 1));
+        int[] many = new int[Observer.MAX_ELEMENTS + 1];
+        String big = o.render(many, int[].class, n, 1);
+        assertTrue(big.startsWith("{\"k\":\"big\",\"v\":\"" + many.length + "\",\"via\":\"length\""), big);
+        many[3] = 1;
+        assertTrue(!big.equals(o.render(many, int[].class, n, 1)), "the hash follows the contents");
+    }
+
+    @Test
     void observerRendersValuesAsJava() {
         Observer o = new Observer(new Access("advertest.offline"));
         Names n = new Names("advertest.offline");

@@ -38,6 +38,32 @@ class InputsTest {
         }
     }
 
+    /** A buffer whose constructor rejects the simplest capacities (0, -1). */
+    public static class Buffer {
+        public Buffer(int capacity) {
+            if (capacity <= 0) {
+                throw new IllegalArgumentException("capacity");
+            }
+        }
+
+        public void add(int v) {
+        }
+
+        public int size() {
+            return 0;
+        }
+    }
+
+    /** A value made only through a static factory. */
+    public static final class Span {
+        private Span() {
+        }
+
+        public static Span of(String from, String to) {
+            return new Span();
+        }
+    }
+
     /** Generic parameter types come from methods like these. */
     public static void lists(List<Integer> xs, List<String> ss) {
     }
@@ -130,6 +156,54 @@ class InputsTest {
             }
         }
         assertTrue(withAdd, "add(int) is a setup call");
+    }
+
+    @Test
+    void receiversStartWithTypicalArgumentsAndAscendingSequences() throws Exception {
+        Inputs in = inputs();
+        Names names = new Names("advertest.offline");
+        List<Input.Receiver> rs = in.receivers(Buffer.class, Buffer.class.getMethod("size"));
+        assertEquals("new InputsTest.Buffer(3)", rs.get(0).make.expr(names), "a capacity-like argument is positive");
+        List<String> seqs = new ArrayList<>();
+        for (Input.Receiver r : rs) {
+            StringBuilder sb = new StringBuilder();
+            for (Input.Call k : r.setup) {
+                sb.append(k.expr(names)).append(';');
+            }
+            seqs.add(sb.toString());
+        }
+        assertTrue(seqs.contains("add(1);add(2);add(3);"), seqs.toString());
+        assertTrue(seqs.contains("add(1);add(2);add(3);add(4);add(5);"), "long enough to wrap or grow: " + seqs);
+        assertTrue(seqs.indexOf("add(1);add(2);add(3);") < 12, "the sequences come early: " + seqs);
+        assertEquals("3000L", in.seqValue(long.class, 2).expr(names), "clock values move on in steps of a second");
+    }
+
+    @Test
+    void staticFactoriesMakeObjects() throws Exception {
+        List<String> spans = exprs(inputs().pool(Span.class, 2));
+        assertEquals("InputsTest.Span.of(\"a\", \"a\")", spans.get(0));
+    }
+
+    @Test
+    void arraysOfBoundaryValues() throws Exception {
+        List<String> arrays = exprs(inputs().pool(int[].class, 2));
+        for (String want : List.of("new int[]{Integer.MAX_VALUE, Integer.MAX_VALUE}", "new int[]{Integer.MIN_VALUE, Integer.MIN_VALUE}",
+            "new int[]{1, 2, 3}", "new int[]{3, 2, 1}", "new int[]{-3, 2, -1}", "new int[]{2, 2, 2}")) {
+            assertTrue(arrays.contains(want), want + " in " + arrays);
+        }
+        List<String> matrices = exprs(inputs().pool(int[][].class, 2));
+        assertTrue(matrices.contains("new int[][]{new int[]{1, 2, 3}, new int[]{4, 5, 6}}"), matrices.toString());
+        List<String> dates = exprs(inputs().pool(java.time.LocalDate.class, 2));
+        assertTrue(dates.contains("LocalDate.of(2024, 2, 29)"), dates.toString());
+    }
+
+    @Test
+    void stringsWithEdgeCharactersAndTheMethodsSeparators() throws Exception {
+        Inputs in = new Inputs(new long[0], new double[0], new String[] {","}, ";", 7, new Access(""));
+        List<String> strings = exprs(in.pool(String.class, 2));
+        for (String want : List.of("\"a;b\"", "\"a,b\"", "\"1,2,3,4,\"", "\" a \"", "\"\\t\"", "\"\\\"\"", "\"\\u00e9\"")) {
+            assertTrue(strings.contains(want), want + " in " + strings);
+        }
     }
 
     @Test
