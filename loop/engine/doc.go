@@ -4,6 +4,11 @@
 // the original and cover the mutated line, fastest first, stopping at the first one that fails
 // (Δ = Fail(T,m) \ Fail(T,P)). Mutants of one method are spread over the worker pool.
 //
+// Each test's budget on a mutant is counted in steps (backward jumps and method entries of the
+// class compiled in memory): Options.StepFactor × its steps on the original, which the baseline
+// compiles the same way, + StepConstant, so an endless loop is a timeout within milliseconds
+// whatever the machine's load; the wall-clock budget stays as the backstop.
+//
 // It speaks in buildtools/harness and loop/mutants types and produces report.Mutant verdicts; it
 // knows nothing of LSP or LLMs.
 package engine

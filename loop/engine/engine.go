@@ -45,6 +45,12 @@ type Options struct {
 	// factor × its time on the original + constant. Zero values mean 1.25 and 4 s.
 	TimeoutFactor   float64
 	TimeoutConstant time.Duration
+	// StepFactor and StepConstant give each test's deterministic budget on a mutant, in steps
+	// (backward jumps and method entries in the classes compiled in memory): factor × its steps
+	// on the original + constant. Zero values mean 10 and 1,000,000; a negative StepFactor turns
+	// step budgets off (wall-clock budgets only). The wall-clock budget stays the backstop.
+	StepFactor   float64
+	StepConstant int64
 	// Progress, when set, is called after each mutant with the counts so far.
 	Progress func(done, total int)
 }
@@ -59,6 +65,28 @@ func (o Options) budget(normal time.Duration) time.Duration {
 	}
 	return time.Duration(float64(normal)*f) + c
 }
+
+// stepBudget is a test's step budget on a mutant, given its steps on the original; 0: none.
+func (o Options) stepBudget(normal int64) int64 {
+	f, c := o.StepFactor, o.StepConstant
+	if f < 0 {
+		return 0
+	}
+	if f == 0 {
+		f = DefaultStepFactor
+	}
+	if c <= 0 {
+		c = DefaultStepConstant
+	}
+	return int64(f*float64(normal)) + c
+}
+
+// The defaults of Options.StepFactor and StepConstant (the settings mutantTimeout.stepFactor and
+// .stepConstant have the same).
+const (
+	DefaultStepFactor   = 10
+	DefaultStepConstant = 1_000_000
+)
 
 // ErrOriginalDoesNotCompile is returned by RunBaseline when the subject itself does not compile.
 var ErrOriginalDoesNotCompile = errors.New("the original class does not compile")
@@ -387,14 +415,22 @@ func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base 
 		return v, st, nil
 	}
 	budgets := make(map[harness.TestID]time.Duration, len(tests))
+	var steps map[harness.TestID]int64
 	for _, id := range tests {
 		budgets[id] = opts.budget(base.Results[id].Duration)
+		if n := opts.stepBudget(base.Results[id].Steps); n > 0 {
+			if steps == nil {
+				steps = make(map[harness.TestID]int64, len(tests))
+			}
+			steps[id] = n
+		}
 	}
 	res, err := r.Run(ctx, harness.RunSpec{
 		Overrides:          []harness.Source{override},
 		ExtraTests:         suite.Extra,
 		Tests:              tests,
 		Timeouts:           budgets,
+		StepBudgets:        steps,
 		StopAtFirstFailure: true,
 	})
 	if err != nil {

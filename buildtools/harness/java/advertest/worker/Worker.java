@@ -135,6 +135,7 @@ final class Worker {
         boolean stopAtFirst = req.bool("stopAtFirstFailure");
         long defaultBudget = req.num("defaultBudgetMs", 4000);
         Map<String, Long> budgets = req.budgets("budgetsMs");
+        Map<String, Long> stepBudgets = req.budgets("stepBudgets");
         List<Protocol.TestRef> plan = plan(req.tests("tests"), loader);
         out.send(Protocol.plan(id, compiled, plan));
 
@@ -154,8 +155,10 @@ final class Worker {
             Protocol.TestRef p = plan.get(k);
             Long b = budgets.get(p.cls + "#" + p.method);
             long budget = b != null ? b : defaultBudget;
-            out.send(Protocol.start(id, k, p, budget));
-            Map<String, Object> result = runTest(loader, id, k, p, budget, wantCoverage, covered, total);
+            Long sb = stepBudgets.get(p.cls + "#" + p.method);
+            long steps = sb != null ? sb : 0;
+            out.send(Protocol.start(id, k, p, budget, steps));
+            Map<String, Object> result = runTest(loader, id, k, p, budget, steps, wantCoverage, covered, total);
             out.send(Protocol.result(id, k, p, result));
             String outcome = String.valueOf(result.get("outcome"));
             if (Boolean.TRUE.equals(result.get("stuck"))) {
@@ -213,7 +216,7 @@ final class Worker {
      * result line. The test gets a fresh scratch folder, the system property advertest.scratch;
      * it is removed when the test left it empty, else the result says "files".
      */
-    private Map<String, Object> runTest(RunLoader loader, long id, int k, Protocol.TestRef p, long budget, boolean wantCoverage,
+    private Map<String, Object> runTest(RunLoader loader, long id, int k, Protocol.TestRef p, long budget, long budgetSteps, boolean wantCoverage,
             Map<String, byte[]> covered, org.jacoco.core.data.ExecutionDataStore total) {
         try {
             Path dir = scratch.resolve(id + "-" + k);
@@ -222,7 +225,7 @@ final class Worker {
             if (wantCoverage) {
                 coverage.reset();
             }
-            Map<String, Object> result = runner.run(loader, p.cls, p.method, budget, () -> cancelled);
+            Map<String, Object> result = runner.run(loader, p.cls, p.method, budget, budgetSteps, () -> cancelled);
             try {
                 Files.delete(dir); // empty: nothing for the controller to read
             } catch (java.nio.file.DirectoryNotEmptyException e) {
