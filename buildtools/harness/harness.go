@@ -86,6 +86,10 @@ type RunSpec struct {
 	// Timeouts still bound it in wall-clock time (loops in classes not compiled in memory,
 	// sleeps, I/O, locks).
 	StepBudgets map[TestID]int64
+	// ActiveMutant selects the variant of a mutant schema among the overrides: their sites
+	// call advertest.worker.hook.Mutant.on(id), true for this id only (0: none, the original).
+	// The worker keeps its last compiles, so the runs of one schema compile it once.
+	ActiveMutant int
 }
 
 // Outcome is how one test ended.

@@ -57,6 +57,7 @@ type runRequest struct {
 	DefaultBudgetMs    int64            `json:"defaultBudgetMs"`
 	BudgetsMs          map[string]int64 `json:"budgetsMs"`             // "class#method" → ms
 	StepBudgets        map[string]int64 `json:"stepBudgets,omitempty"` // "class#method" → steps
+	ActiveMutant       int              `json:"activeMutant,omitempty"`
 }
 
 type statsRequest struct{ requestHead }

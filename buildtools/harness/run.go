@@ -111,6 +111,7 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests []TestID,
 		Coverage:           spec.Coverage,
 		CoverClasses:       nonNil(spec.CoverClasses),
 		StopAtFirstFailure: spec.StopAtFirstFailure,
+		ActiveMutant:       spec.ActiveMutant,
 		DefaultBudgetMs:    def.Milliseconds(),
 		BudgetsMs:          map[string]int64{},
 	}

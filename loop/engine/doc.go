@@ -9,6 +9,12 @@
 // compiles the same way, + StepConstant, so an endless loop is a timeout within milliseconds
 // whatever the machine's load; the wall-clock budget stays as the backstop.
 //
+// The rule mutants that fit go into one mutant schema (mutants.BuildSchema): compiled once
+// (sites on lines javac rejects are dropped and the rest compiled again), kept by each worker,
+// and each mutant's run activates its id in a fresh class loader. The others (LLM mutants,
+// contexts a switch does not fit, dropped sites) are compiled one by one, so a mutant that does
+// not compile alone is still uncompilable.
+//
 // It speaks in buildtools/harness and loop/mutants types and produces report.Mutant verdicts; it
 // knows nothing of LSP or LLMs.
 package engine

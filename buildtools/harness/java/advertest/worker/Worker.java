@@ -83,6 +83,11 @@ final class Worker {
         scratch = Path.of(dir.isEmpty() ? System.getProperty("java.io.tmpdir") : dir);
         threadLimit = (int) req.num("threadLimit", 32);
         library = new URLClassLoader("advertest-library", urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+        // Mutant schemata call advertest.worker.hook.Mutant: javac must see the worker's classes.
+        java.security.CodeSource own = advertest.worker.hook.Mutant.class.getProtectionDomain().getCodeSource();
+        if (own != null && own.getLocation() != null) {
+            cp.add(Path.of(own.getLocation().toURI()).toString());
+        }
         compiler = new MemCompiler(cp, req.string("release"), req.strings("compilerArgs"));
         engines = new Engines(library);
         coverage = new Coverage();
@@ -127,17 +132,30 @@ final class Worker {
         }
         RunLoader loader = new RunLoader(compiled.classes, projectDirs, library, Worker.class.getClassLoader(), cache);
         Map<String, Object> done = Protocol.done(id);
+        if (req.bool("coverage") && coverage.unavailable() != null) {
+            done.put("coverageError", coverage.unavailable());
+        }
+        List<Protocol.TestRef> plan = plan(req.tests("tests"), loader);
+        out.send(Protocol.plan(id, compiled, plan));
+        advertest.worker.hook.Mutant.activate((int) req.num("activeMutant", 0));
+        try {
+            runPlan(req, loader, plan, done);
+        } finally {
+            advertest.worker.hook.Mutant.activate(0);
+        }
+        return done;
+    }
+
+    private void runPlan(Protocol.Request req, RunLoader loader, List<Protocol.TestRef> plan, Map<String, Object> done) {
+        long id = req.id;
         boolean wantCoverage = req.bool("coverage");
         if (wantCoverage && coverage.unavailable() != null) {
-            done.put("coverageError", coverage.unavailable());
             wantCoverage = false;
         }
         boolean stopAtFirst = req.bool("stopAtFirstFailure");
         long defaultBudget = req.num("defaultBudgetMs", 4000);
         Map<String, Long> budgets = req.budgets("budgetsMs");
         Map<String, Long> stepBudgets = req.budgets("stepBudgets");
-        List<Protocol.TestRef> plan = plan(req.tests("tests"), loader);
-        out.send(Protocol.plan(id, compiled, plan));
 
         // The union of every test's coverage, reported with the run's done line.
         org.jacoco.core.data.ExecutionDataStore total = wantCoverage ? new org.jacoco.core.data.ExecutionDataStore() : null;
@@ -185,7 +203,6 @@ final class Worker {
                 done.put("coverageError", TestRunner.describe(e, 4));
             }
         }
-        return done;
     }
 
     /** Every requested test, class-wide entries expanded; a class without tests stays as (class, ""). */
