@@ -87,7 +87,7 @@ type RunSpec struct {
 	// sleeps, I/O, locks).
 	StepBudgets map[TestID]int64
 	// ActiveMutant selects the variant of a mutant schema among the overrides: their sites
-	// call advertest.worker.hook.Mutant.on(id), true for this id only (0: none, the original).
+	// compare advertest.worker.hook.Mutant.active with their ids (0: none, the original).
 	// The worker keeps its last compiles, so the runs of one schema compile it once.
 	ActiveMutant int
 }

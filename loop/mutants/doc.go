@@ -74,7 +74,7 @@
 // # Schemata
 //
 // BuildSchema puts many rule mutants of a class into one text (schema.go): each site becomes
-// a switch on the run's active mutant (advertest.worker.hook.Mutant.on), a statement-level
+// a switch on the run's active mutant (advertest.worker.hook.Mutant.active), a statement-level
 // if/else for a whole expression or return statement, a boolean ?: in a condition, a ?: in a
 // local's initialiser. Only the (operator, context) pairs of schemaContexts go in, which
 // TestSchemaCompilesOnlyWhatCompilesAlone proves on the corpus; a for update, a switch label,

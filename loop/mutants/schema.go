@@ -11,15 +11,15 @@ import (
 	"github.com/advertest/advertest-lsp/javaparse"
 )
 
-// SchemaSwitch is the call a schema's sites select their variant with; the worker answers it
-// (buildtools/harness, RunSpec.ActiveMutant).
-const SchemaSwitch = "advertest.worker.hook.Mutant.on"
+// SchemaSwitch is the field a schema's sites compare with their variants' ids; the worker sets
+// it for each run (buildtools/harness, RunSpec.ActiveMutant).
+const SchemaSwitch = "advertest.worker.hook.Mutant.active"
 
 // Schema is one class text that holds many rule mutants at once (Major's conditional mutation,
 // Stryker's mutant schemata): each mutated site becomes a switch on the run's active mutant,
 //
-//	{ if (Mutant.on(3)) { <mutated statement> } else { <original statement> } }
-//	while ((Mutant.on(4) ? <mutated condition> : <original>))
+//	{ if (Mutant.active == 3) { <mutated statement> } else { <original statement> } }
+//	while ((Mutant.active == 4 ? <mutated condition> : <original>))
 //
 // so one compile serves every mutant of a method. Only the (operator, context) pairs of
 // schemaContexts go in, the ones the corpus test proves safe: a mutant in a schema compiles
@@ -146,13 +146,13 @@ func render(b *strings.Builder, src []byte, start, end int, sites []*site) {
 				if k > 0 {
 					b.WriteString(" else ")
 				}
-				fmt.Fprintf(b, "if (%s(%d)) { %s }", SchemaSwitch, v.id, v.text)
+				fmt.Fprintf(b, "if (%s == %d) { %s }", SchemaSwitch, v.id, v.text)
 			}
 			fmt.Fprintf(b, " else { %s } }", orig.String())
 		} else {
 			b.WriteString("(")
 			for _, v := range st.variants {
-				fmt.Fprintf(b, "%s(%d) ? (%s) : ", SchemaSwitch, v.id, v.text)
+				fmt.Fprintf(b, "%s == %d ? (%s) : ", SchemaSwitch, v.id, v.text)
 			}
 			fmt.Fprintf(b, "(%s))", orig.String())
 		}

@@ -120,8 +120,8 @@ var Table = []Setting{
 		field: func(v *Values) any { return &v.StepFactor },
 	},
 	{
-		Name: "mutantTimeout.stepConstant", Type: Integer, Default: 1_000_000, Min: 1, Max: 1e12, Scope: Window,
-		Description: "The constant part of a mutant's step budget, in counted steps (a million steps is a few milliseconds of work).",
+		Name: "mutantTimeout.stepConstant", Type: Integer, Default: 100_000, Min: 1, Max: 1e12, Scope: Window,
+		Description: "The constant part of a mutant's step budget, in counted steps (100,000 steps are about a millisecond of compiled code; a fresh mutant class runs interpreted at first, where a million steps of an endless loop cost hundreds of milliseconds).",
 		field:       func(v *Values) any { return &v.StepConstant },
 	},
 	{
