@@ -20,14 +20,27 @@ type Warm struct {
 	// closeProject closes Project (its worker JVMs end); tests replace it.
 	closeProject func() error
 
-	// extrasMu guards the extras and their closers.
-	extrasMu sync.Mutex
-	extras   map[string]any
-	closers  []func() error
+	// extrasMu guards the extras and their closers, and openingTaken.
+	extrasMu     sync.Mutex
+	openingTaken bool
+	extras       map[string]any
+	closers      []func() error
 }
 
 // NewWarm wraps an open project.
 func NewWarm(p *buildtools.Project) *Warm { return &Warm{Project: p, closeProject: p.Close} }
+
+// TakeOpening is what opening the project cost, the first time it is asked; zero after: the
+// fixed costs go into the report of the first run that waited for them.
+func (w *Warm) TakeOpening() buildtools.OpenTiming {
+	w.extrasMu.Lock()
+	defer w.extrasMu.Unlock()
+	if w.openingTaken || w.Project == nil {
+		return buildtools.OpenTiming{}
+	}
+	w.openingTaken = true
+	return w.Project.Opening
+}
 
 // Extra returns the value kept under name, making it with mk the first time.
 func (w *Warm) Extra(name string, mk func() (any, func() error, error)) (any, error) {

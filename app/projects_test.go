@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/advertest/advertest-lsp/buildtools"
 	"github.com/advertest/advertest-lsp/settings"
 )
 
@@ -132,4 +133,16 @@ func TestProjectsRetryAFailedOpening(t *testing.T) {
 		t.Fatalf("the retry: %v after %d openings", err, calls.Load())
 	}
 	l.Release()
+}
+
+// The fixed costs of opening a project go into the first report that waited for them only.
+func TestOpeningIsTakenOnce(t *testing.T) {
+	opening := buildtools.OpenTiming{Model: 3 * time.Second, Compile: 2 * time.Second, Workers: time.Second}
+	w := &Warm{Project: &buildtools.Project{Opening: opening}}
+	if got := w.TakeOpening(); got != opening {
+		t.Fatalf("first TakeOpening = %+v, want %+v", got, opening)
+	}
+	if got := w.TakeOpening(); got != (buildtools.OpenTiming{}) {
+		t.Errorf("second TakeOpening = %+v, want zero: the project is warm now", got)
+	}
 }

@@ -106,6 +106,8 @@ func (r *run) result(rep *report.Report) *Result {
 	res := &Result{Report: rep, ModuleRoot: r.root()}
 	if rep != nil {
 		rep.Sandbox = &report.Sandbox{Mode: string(r.status.Mode), Kind: string(r.status.Kind), Reason: r.status.Reason}
+		o := r.lease.TakeOpening()
+		rep.Timing.ModelMs, rep.Timing.CompileMs, rep.Timing.WorkersMs = o.Model.Milliseconds(), o.Compile.Milliseconds(), o.Workers.Milliseconds()
 	}
 	return res
 }

@@ -24,6 +24,15 @@ type Project struct {
 	// TestClasses are the module's test classes as its build runs them (Surefire's default
 	// includes: Test*, *Test, *Tests, *TestCase), binary names, sorted.
 	TestClasses []string
+	// Opening is what opening the project cost, by phase: the fixed costs of a cold run.
+	Opening OpenTiming
+}
+
+// OpenTiming is the time OpenProject spent on each phase.
+type OpenTiming struct {
+	Model   time.Duration // the build model (Maven or Gradle, or its cache)
+	Compile time.Duration // compiling what was missing or stale, listing the test classes
+	Workers time.Duration // preparing the worker pool (the worker's build or its cache, the CDS archive)
 }
 
 // ProjectOptions are the run-time settings of a Project's pool.
@@ -51,10 +60,14 @@ type ProjectOptions struct {
 // OpenProject loads the module that owns javaFile through loader, compiles what is missing or
 // stale with the build tool, and starts its worker pool.
 func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts ProjectOptions) (*Project, error) {
+	var timing OpenTiming
+	t0 := time.Now()
 	mod, err := loader.Load(ctx, javaFile)
 	if err != nil {
 		return nil, err
 	}
+	t1 := time.Now()
+	timing.Model = t1.Sub(t0)
 	if err := mod.EnsureCompiled(ctx); err != nil {
 		return nil, err
 	}
@@ -62,6 +75,8 @@ func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts Proj
 	if err != nil {
 		return nil, err
 	}
+	t2 := time.Now()
+	timing.Compile = t2.Sub(t1)
 	cfg := mod.HarnessConfig()
 	cfg.Workers = opts.Workers
 	cfg.TimeoutFactor = opts.TimeoutFactor
@@ -89,7 +104,8 @@ func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts Proj
 	if err != nil {
 		return nil, fmt.Errorf("starting the JVM workers for %s: %w", mod.Root, err)
 	}
-	return &Project{Module: mod, Pool: pool, TestClasses: tests}, nil
+	timing.Workers = time.Since(t2)
+	return &Project{Module: mod, Pool: pool, TestClasses: tests, Opening: timing}, nil
 }
 
 // Close stops the project's worker JVMs.

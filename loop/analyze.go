@@ -63,6 +63,20 @@ func ClassTests(classes []string) []engine.TestID {
 	return ids
 }
 
+// engineOptions are the engine's budgets from cfg, for parallel mutants (with Progress to add).
+func engineOptions(cfg Config, parallel bool) engine.Options {
+	o := engine.Options{
+		TimeoutFactor:   cfg.MutantTimeoutFactor,
+		TimeoutConstant: cfg.MutantTimeoutConstant,
+		StepFactor:      cfg.StepFactor,
+		StepConstant:    cfg.StepConstant,
+	}
+	if parallel {
+		o.Parallelism = workers(cfg)
+	}
+	return o
+}
+
 func workers(cfg Config) int {
 	if cfg.Workers > 0 {
 		return cfg.Workers

@@ -74,14 +74,11 @@ func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOpti
 		}
 	}
 	sink.emit(Event{Phase: PhaseMutants, Agent: "M", Mutants: len(ms), Message: fmt.Sprintf("%d mutants", len(ms))})
-	verdicts, stats, evalErr := engine.Evaluate(ctx, proj, subj, suite, base, ms, engine.Options{
-		Parallelism:     workers(cfg),
-		TimeoutFactor:   cfg.MutantTimeoutFactor,
-		TimeoutConstant: cfg.MutantTimeoutConstant,
-		Progress: func(done, total int) {
-			sink.emit(Event{Phase: PhaseEvaluate, Done: done, Total: total, Mutants: total})
-		},
-	})
+	eopts := engineOptions(cfg, true)
+	eopts.Progress = func(done, total int) {
+		sink.emit(Event{Phase: PhaseEvaluate, Done: done, Total: total, Mutants: total})
+	}
+	verdicts, stats, evalErr := engine.Evaluate(ctx, proj, subj, suite, base, ms, eopts)
 	rep.Mutants = verdicts
 	base.Describe(rep)
 	rep.Rescore()
@@ -189,8 +186,7 @@ func KillMutant(ctx context.Context, proj Project, t *Target, m mutants.Mutant, 
 					return nil, err
 				}
 			}
-			vs, _, err := engine.Evaluate(ctx, proj, t.Subject(), suite, base, []mutants.Mutant{m}, engine.Options{
-				TimeoutFactor: cfg.MutantTimeoutFactor, TimeoutConstant: cfg.MutantTimeoutConstant})
+			vs, _, err := engine.Evaluate(ctx, proj, t.Subject(), suite, base, []mutants.Mutant{m}, engineOptions(cfg, false))
 			if err != nil {
 				return nil, err
 			}

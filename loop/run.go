@@ -455,14 +455,11 @@ func (g *game) evaluate(ctx context.Context, round int, agentName string, rounds
 			todo = append(todo, m)
 		}
 	}
-	verdicts, st, err := engine.Evaluate(ctx, g.proj, subj, suite, base, todo, engine.Options{
-		Parallelism:     workers(g.cfg),
-		TimeoutFactor:   g.cfg.MutantTimeoutFactor,
-		TimeoutConstant: g.cfg.MutantTimeoutConstant,
-		Progress: func(done, total int) {
-			g.sink.emit(Event{Phase: PhaseEvaluate, Round: round, Rounds: rounds, Agent: agentName, Done: done, Total: total, Mutants: len(g.pool)})
-		},
-	})
+	opts := engineOptions(g.cfg, true)
+	opts.Progress = func(done, total int) {
+		g.sink.emit(Event{Phase: PhaseEvaluate, Round: round, Rounds: rounds, Agent: agentName, Done: done, Total: total, Mutants: len(g.pool)})
+	}
+	verdicts, st, err := engine.Evaluate(ctx, g.proj, subj, suite, base, todo, opts)
 	for _, v := range verdicts {
 		g.verdicts[v.ID] = v
 	}

@@ -31,13 +31,16 @@
 // Only the in-memory classes (overrides, extra tests) get the deadline checks; the project's own
 // classes get just the exit rewrite, which keeps JaCoCo's instruction counts exact for them
 // (the per-test coverage equals what JaCoCo reports for the test run alone). The overrides'
-// counts include one extra instruction per executed backward jump. A loop in an unchanged project
+// counts include one extra instruction per executed backward jump and method entry. A loop in an unchanged project
 // class (a mutant elsewhere made it endless) is stopped by the restart layer below. Class files
 // newer than ASM 9.4 reads (Java 21+) are rewritten as version 64 and given their version back;
 // JaCoCo 0.8.6 itself cannot instrument them, so they get no coverage.
 //
-// Time is bounded in layers: the test thread throws a TimeoutError at its next backward jump
-// once its budget (TimeoutFactor × its normal time + TimeoutConstant) is spent; a thread that
+// Work is bounded first, deterministically: the checks count the test's steps (backward jumps
+// and method entries in the in-memory classes, TestResult.Steps), and past RunSpec.StepBudgets
+// the test throws a TimeoutError whatever the machine's load. Time is the backstop, in layers:
+// the test thread throws a TimeoutError at its next check once its wall-clock budget
+// (TimeoutFactor × its normal time + TimeoutConstant) is spent; a thread that
 // does not stop two seconds later makes the worker ask for a restart; and the Go side kills a
 // worker that stays silent past budget + 5 s. Context cancellation sends a cancel line and kills the
 // worker if it has not answered within a second. Memory is bounded too: Config.HeapMB (-Xmx, 512

@@ -92,6 +92,16 @@ type RunSpec struct {
 	CoverClasses       []string                 // binary names of classes to report coverage for (their nested classes come too)
 	Timeouts           map[TestID]time.Duration // per-test budget; missing → TimeoutFactor × the test's normal time (its last pass on the unchanged project) + TimeoutConstant; normal time unknown → TimeoutConstant, or 60 s when the run has no overrides and no extra tests
 	StopAtFirstFailure bool                     // stop at the first failed/errored/timed-out test (mutation testing)
+	// StepBudgets bound tests deterministically: a test past its budget of steps (backward
+	// jumps and method entries counted in the classes compiled in memory, see TestResult.Steps)
+	// ends as a Timeout, whatever the machine's load. A test without one has no step limit;
+	// Timeouts still bound it in wall-clock time (loops in classes not compiled in memory,
+	// sleeps, I/O, locks).
+	StepBudgets map[TestID]int64
+	// ActiveMutant selects the variant of a mutant schema among the overrides: their sites
+	// compare advertest.worker.hook.Mutant.active with their ids (0: none, the original).
+	// The worker keeps its last compiles, so the runs of one schema compile it once.
+	ActiveMutant int
 }
 
 // Outcome is how one test ended.
@@ -121,6 +131,10 @@ type TestResult struct {
 	// Files are the regular files the test wrote into its scratch folder (the system property
 	// advertest.scratch while it runs), by name, read after it ended; bounded (see maxTestFiles).
 	Files map[string][]byte
+	// Steps counts the backward jumps and method entries the test executed in the classes
+	// compiled in memory for its run (overrides and extra tests; not the project's class files).
+	// Deterministic for single-threaded code: the base of StepBudgets.
+	Steps int64
 }
 
 // Coverage is the coverage of one test, by binary class name.

@@ -342,7 +342,7 @@ func TestEndlessLoopInOverrideTimesOut(t *testing.T) {
 	r := run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: m}}, Tests: []TestID{sums, {Class: "org.acme.CalcTest", Method: "clampsLow"}},
 		Timeouts: map[TestID]time.Duration{sums: 300 * time.Millisecond}})
 	if got := fmt.Sprint(outcomes(r)); got != "map[org.acme.CalcTest.clampsLow:passed org.acme.CalcTest.sums:timeout]" {
-		t.Errorf("outcomes = %s", got)
+		t.Errorf("outcomes = %s (%v)", got, r.Tests)
 	}
 	if r.WorkerRestarted {
 		t.Error("an instrumented loop cost a worker restart")
@@ -353,16 +353,53 @@ func TestEndlessLoopInOverrideTimesOut(t *testing.T) {
 	}
 }
 
+// Steps are counted in the classes compiled in memory, the same for the same work; past a step
+// budget a test is a timeout whatever its wall-clock budget.
+func TestStepBudgetStopsAnEndlessLoop(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	src := readSource(t, fx.j4, "org/acme/Calc.java")
+	sums := TestID{Class: "org.acme.CalcTest", Method: "sums"}
+	orig := []Source{{ClassName: "org.acme.Calc", Text: src}}
+	first := find(t, run(t, p, RunSpec{Overrides: orig, Tests: []TestID{sums}}), sums.String())
+	second := find(t, run(t, p, RunSpec{Overrides: orig, Tests: []TestID{sums}}), sums.String())
+	if first.Outcome != Passed || first.Steps == 0 || first.Steps != second.Steps {
+		t.Fatalf("original: %s with %d steps, then %d steps; want passed, the same non-zero count twice", first.Outcome, first.Steps, second.Steps)
+	}
+	if plain := find(t, run(t, p, RunSpec{Tests: []TestID{sums}}), sums.String()); plain.Steps != 0 {
+		t.Errorf("the project's own class files counted %d steps, want 0 (they are not rewritten)", plain.Steps)
+	}
+	m := mutate(t, src, "i <= n; i++)", "i <= n;)")
+	r := run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: m}}, Tests: []TestID{sums},
+		Timeouts:    map[TestID]time.Duration{sums: 10 * time.Minute},
+		StepBudgets: map[TestID]int64{sums: 10*first.Steps + 100_000}})
+	got := find(t, r, sums.String())
+	if got.Outcome != Timeout || !strings.Contains(got.Message, "steps") {
+		t.Errorf("endless loop with a step budget: %s %q, want a timeout on steps", got.Outcome, got.Message)
+	}
+	if r.WorkerRestarted {
+		t.Error("a step budget cost a worker restart")
+	}
+	// A budget the test stays within changes nothing.
+	ok := find(t, run(t, p, RunSpec{Overrides: orig, Tests: []TestID{sums}, StepBudgets: map[TestID]int64{sums: first.Steps}}), sums.String())
+	if ok.Outcome != Passed {
+		t.Errorf("the original within its own count of steps: %s %q", ok.Outcome, ok.Message)
+	}
+}
+
 func TestLoopThatIgnoresTheDeadlineRestartsWorker(t *testing.T) {
 	p := openPool(t, fx.j4.config())
-	// Calc.add never returns 0 now, so Spin (a project class, not instrumented) loops for ever.
-	m := mutate(t, readSource(t, fx.j4, "org/acme/Calc.java"), "return a + b;", "return a + b + 1;")
+	// Calc.offset is 1 now, so Spin (a project class, not instrumented, and its loop calls
+	// nothing that is) loops for ever.
+	m := mutate(t, readSource(t, fx.j4, "org/acme/Calc.java"), "int offset;", "int offset = 1;")
 	spins := TestID{Class: "org.acme.TroubleTest", Method: "spins"}
 	after := TestID{Class: "org.acme.CalcTest", Method: "clampsLow"}
+	// Warm the worker first: Calc's static initialiser checks the deadline on entry, and a cold
+	// worker on a loaded machine could spend the whole budget before it runs.
+	run(t, p, RunSpec{Tests: []TestID{after}})
 	r := run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: m}}, Tests: []TestID{spins, after},
-		Timeouts: map[TestID]time.Duration{spins: 300 * time.Millisecond}})
+		Timeouts: map[TestID]time.Duration{spins: time.Second}})
 	if got := fmt.Sprint(outcomes(r)); got != "map[org.acme.CalcTest.clampsLow:passed org.acme.TroubleTest.spins:timeout]" {
-		t.Errorf("outcomes = %s", got)
+		t.Errorf("outcomes = %s (%+v)", got, r.Tests)
 	}
 	if !r.WorkerRestarted {
 		t.Error("WorkerRestarted = false for a stuck thread")
@@ -429,7 +466,7 @@ func TestCancelDuringEndlessLoop(t *testing.T) {
 		test           TestID
 	}{
 		{"instrumented", "i <= n; i++)", "i <= n;)", TestID{Class: "org.acme.CalcTest", Method: "sums"}},
-		{"stuck", "return a + b;", "return a + b + 1;", TestID{Class: "org.acme.TroubleTest", Method: "spins"}},
+		{"stuck", "int offset;", "int offset = 1;", TestID{Class: "org.acme.TroubleTest", Method: "spins"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := openPool(t, fx.j4.config())

@@ -61,7 +61,9 @@ type runRequest struct {
 	CoverClasses       []string         `json:"coverClasses"`
 	StopAtFirstFailure bool             `json:"stopAtFirstFailure"`
 	DefaultBudgetMs    int64            `json:"defaultBudgetMs"`
-	BudgetsMs          map[string]int64 `json:"budgetsMs"` // "class#method" → ms
+	BudgetsMs          map[string]int64 `json:"budgetsMs"`             // "class#method" → ms
+	StepBudgets        map[string]int64 `json:"stepBudgets,omitempty"` // "class#method" → steps
+	ActiveMutant       int              `json:"activeMutant,omitempty"`
 }
 
 type statsRequest struct{ requestHead }
@@ -155,6 +157,8 @@ type startEvent struct {
 	Class    string `json:"class"`
 	Method   string `json:"method"`
 	BudgetMs int64  `json:"budgetMs"`
+	// BudgetSteps is the test's step budget, 0 for none.
+	BudgetSteps int64 `json:"budgetSteps"`
 }
 
 // resultEvent is how test Index ended.
@@ -175,6 +179,7 @@ type resultEvent struct {
 	ThreadsLeft     int                     `json:"threadsLeft"`   // live non-daemon threads the tests left so far
 	ProcessesKilled int                     `json:"processesKilled"`
 	Files           bool                    `json:"files"` // the test left files in its scratch folder
+	Steps           int64                   `json:"steps"` // backward jumps and method entries in the compiled classes
 }
 
 // runDone ends a run.
@@ -404,6 +409,7 @@ func (m *resultEvent) toTestResult() TestResult {
 		Coverage: decodeCoverage(m.Coverage),
 		Stdout:   m.Stdout,
 		Stderr:   m.Stderr,
+		Steps:    m.Steps,
 	}
 	if m.CoverageError != "" && r.Message == "" {
 		r.Message = "coverage: " + m.CoverageError

@@ -111,11 +111,18 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests []TestID,
 		Coverage:           spec.Coverage,
 		CoverClasses:       nonNil(spec.CoverClasses),
 		StopAtFirstFailure: spec.StopAtFirstFailure,
+		ActiveMutant:       spec.ActiveMutant,
 		DefaultBudgetMs:    def.Milliseconds(),
 		BudgetsMs:          map[string]int64{},
 	}
 	for t, d := range budgets {
 		req.BudgetsMs[t.Class+"#"+t.Method] = d.Milliseconds()
+	}
+	if len(spec.StepBudgets) > 0 {
+		req.StepBudgets = make(map[string]int64, len(spec.StepBudgets))
+		for t, n := range spec.StepBudgets {
+			req.StepBudgets[t.Class+"#"+t.Method] = n
+		}
 	}
 	if err := w.send(id, req); err != nil {
 		p.restartInBackground(s, "send failed")

@@ -113,6 +113,10 @@ func printMutateTable(w io.Writer, rep *report.Report, interrupted bool) {
 	fmt.Fprintf(w, "  time       %.1f s (baseline %.1f s, %d mutants in %.1f s, %d test runs)\n",
 		float64(rep.Timing.TotalMs)/1000, float64(rep.Timing.BaselineMs)/1000,
 		rep.Timing.MutantsEvaluated, float64(rep.Timing.MutantsMs)/1000, rep.Timing.TestExecutions)
+	if t := rep.Timing; t.ModelMs+t.CompileMs+t.WorkersMs > 0 {
+		fmt.Fprintf(w, "  opening    %.1f s (build model %.1f s, compile %.1f s, workers %.1f s)\n",
+			float64(t.ModelMs+t.CompileMs+t.WorkersMs)/1000, float64(t.ModelMs)/1000, float64(t.CompileMs)/1000, float64(t.WorkersMs)/1000)
+	}
 }
 
 // progress prints phases and counts on stderr: a line that rewrites itself on a terminal, a

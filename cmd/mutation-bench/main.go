@@ -2,8 +2,11 @@
 // example Maven project: the same rule-based mutants evaluated (a) with a copy of the project
 // and `mvn test` per mutant (a sample) and (b) with the engine's warm JVM workers. It prints
 // mutants per second for both, the ratio, whether the verdicts agree, the engine's time against
-// its floor (the in-memory compiles plus the covering tests' own run time) and the test
-// executions per mutant against the suite's size.
+// its floor (the in-memory compiles plus the covering tests' own run time), its cost per mutant
+// beyond the covering tests against one empty JUnit run in a fresh class loader (measured in the
+// same run), the test executions per mutant against the suite's size, and a line for a method
+// whose mutants include endless loops (SortedLookup.indexOf): the share of its run the
+// timeouts cost.
 //
 // It then prints what the sandbox costs: a worker's start and the engine's time per mutant in
 // the sandbox against sandbox.mode off, measured in turns in the same run (-sandbox-rounds; -naive
@@ -18,11 +21,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/advertest/advertest-lsp/buildtools"
 	"github.com/advertest/advertest-lsp/buildtools/buildtest"
+	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/loop/engine"
 	"github.com/advertest/advertest-lsp/loop/engine/plain"
@@ -37,8 +42,13 @@ func main() {
 	naiveN := flag.Int("naive", 10, "how many mutants the naive side evaluates (mvn test each)")
 	workers := flag.Int("workers", 2, "worker JVMs")
 	sandboxRounds := flag.Int("sandbox-rounds", 3, "rounds of the sandbox's cost against sandbox.mode off (0: not measured)")
+	loopFile := flag.String("loop-file", "src/main/java/org/acme/SortedLookup.java", "the class with the endless-loop method, relative to the project")
+	loopMethod := flag.String("loop-method", "indexOf", "a method whose mutants include endless loops (\"\": none)")
+	perMutant := flag.Bool("per-mutant", false, "compile every mutant on its own (no mutant schemata)")
 	flag.Parse()
-	if err := run(*example, *file, strings.Split(*methods, ","), *naiveN, *workers, *sandboxRounds); err != nil {
+	b := bench{example: *example, rel: *file, methods: strings.Split(*methods, ","), naiveN: *naiveN, workers: *workers,
+		loopRel: *loopFile, loopMethod: *loopMethod, perMutant: *perMutant, sandboxRounds: *sandboxRounds}
+	if err := b.run(); err != nil {
 		fmt.Fprintln(os.Stderr, "mutation-bench:", err)
 		os.Exit(1)
 	}
@@ -50,7 +60,17 @@ type job struct {
 	ms     []mutants.Mutant
 }
 
-func run(example, rel string, methodNames []string, naiveN, workers, sandboxRounds int) error {
+type bench struct {
+	example, rel        string
+	methods             []string
+	naiveN, workers     int
+	loopRel, loopMethod string
+	perMutant           bool
+	sandboxRounds       int
+}
+
+func (b bench) run() error {
+	example, rel, methodNames, naiveN, workers, sandboxRounds := b.example, b.rel, b.methods, b.naiveN, b.workers, b.sandboxRounds
 	ctx := context.Background()
 	work, err := os.MkdirTemp("", "advertest-bench-")
 	if err != nil {
@@ -91,9 +111,14 @@ func run(example, rel string, methodNames []string, naiveN, workers, sandboxRoun
 		if err != nil {
 			return err
 		}
-		if _, _, err := engine.Evaluate(ctx, proj.Pool, j.target.Subject(), suite, base, j.ms, engine.Options{Parallelism: workers}); err != nil {
+		if _, _, err := engine.Evaluate(ctx, proj.Pool, j.target.Subject(), suite, base, j.ms, b.options()); err != nil {
 			return err
 		}
+	}
+
+	empty, err := emptyRun(ctx, proj.Pool, root, 21)
+	if err != nil {
+		return err
 	}
 
 	// (b) The engine.
@@ -109,7 +134,7 @@ func run(example, rel string, methodNames []string, naiveN, workers, sandboxRoun
 			return err
 		}
 		suiteSize = len(base.Results)
-		vs, st, err := engine.Evaluate(ctx, proj.Pool, j.target.Subject(), suite, base, j.ms, engine.Options{Parallelism: workers})
+		vs, st, err := engine.Evaluate(ctx, proj.Pool, j.target.Subject(), suite, base, j.ms, b.options())
 		if err != nil {
 			return err
 		}
@@ -122,8 +147,13 @@ func run(example, rel string, methodNames []string, naiveN, workers, sandboxRoun
 		stats.CompileTime += st.CompileTime
 		stats.TestTime += st.TestTime
 		stats.Wall += st.Wall
+		stats.InSchema += st.InSchema
 	}
 	engineWall := time.Since(start)
+	loopLine, err := b.endlessLoop(ctx, proj, root, suite)
+	if err != nil {
+		return err
+	}
 
 	// (a) The naive way on an even sample.
 	step := max(1, len(allMs)/max(1, naiveN))
@@ -174,7 +204,13 @@ func run(example, rel string, methodNames []string, naiveN, workers, sandboxRoun
 	}
 	fmt.Printf("engine mutant time %.2f s against the floor %.2f s (in-memory compiles %.2f s + covering tests %.2f s, over %d workers): %.2f× the floor\n",
 		stats.Wall.Seconds(), floor.Seconds(), stats.CompileTime.Seconds(), stats.TestTime.Seconds(), workers, stats.Wall.Seconds()/floor.Seconds())
+	perMutant := (stats.Wall*time.Duration(workers) - stats.TestTime) / time.Duration(max(1, len(all)))
+	fmt.Printf("engine cost per mutant beyond its covering tests: %.1f ms (wall × workers − tests, over %d mutants, %d in a schema) against one empty JUnit run in a fresh loader: %.1f ms (median of %d): %.2f×\n",
+		ms(perMutant), len(all), stats.InSchema, ms(empty), 20, float64(perMutant)/float64(max(1, empty)))
 	fmt.Printf("test executions per mutant: %.2f against a suite of %d tests\n", float64(stats.TestExecutions)/float64(len(all)), suiteSize)
+	if loopLine != "" {
+		fmt.Println(loopLine)
+	}
 	if sandboxRounds > 0 {
 		if err := measureSandbox(ctx, proj.Module, filepath.Join(work, "cache"), jobs, suite, workers, sandboxRounds); err != nil {
 			return err
@@ -184,4 +220,61 @@ func run(example, rel string, methodNames []string, naiveN, workers, sandboxRoun
 		return fmt.Errorf("%d verdicts differ", sampled-agree)
 	}
 	return nil
+}
+
+func (b bench) options() engine.Options {
+	return engine.Options{Parallelism: b.workers, PerMutant: b.perMutant}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// emptyRun is the median time of one empty JUnit 5 test run in a fresh class loader (its class
+// compiled once: the workers keep their last compiles), over n runs after a first one.
+func emptyRun(ctx context.Context, pool *harness.Pool, root string, n int) (time.Duration, error) {
+	src := harness.Source{ClassName: "org.acme.AdverTestEmptyBenchTest", Text: "package org.acme;\n" +
+		"class AdverTestEmptyBenchTest {\n    @org.junit.jupiter.api.Test\n    void empty() {\n    }\n}\n"}
+	id := harness.TestID{Class: src.ClassName, Method: "empty"}
+	var times []time.Duration
+	for i := 0; i <= n; i++ {
+		start := time.Now()
+		res, err := pool.Run(ctx, harness.RunSpec{ExtraTests: []harness.Source{src}, Tests: []harness.TestID{id}})
+		if err != nil {
+			return 0, fmt.Errorf("the empty JUnit run: %w", err)
+		}
+		if len(res.Tests) != 1 || res.Tests[0].Outcome != harness.Passed {
+			return 0, fmt.Errorf("the empty JUnit run did not pass: %+v", res.Tests)
+		}
+		if i > 0 {
+			times = append(times, time.Since(start))
+		}
+	}
+	slices.Sort(times)
+	return times[len(times)/2], nil
+}
+
+// endlessLoop evaluates the endless-loop method's mutants and describes what its timeouts cost.
+func (b bench) endlessLoop(ctx context.Context, proj *buildtools.Project, root string, suite engine.Suite) (string, error) {
+	if b.loopMethod == "" {
+		return "", nil
+	}
+	t, err := loop.ResolveTarget(filepath.Join(root, b.loopRel), 0, b.loopMethod)
+	if err != nil {
+		return "", err
+	}
+	ms := loop.AllRuleMutants(t, mutants.Selection{})
+	start := time.Now()
+	base, err := engine.RunBaseline(ctx, proj.Pool, t.Subject(), suite)
+	if err != nil {
+		return "", err
+	}
+	vs, st, err := engine.Evaluate(ctx, proj.Pool, t.Subject(), suite, base, ms, b.options())
+	if err != nil {
+		return "", err
+	}
+	wall := time.Since(start)
+	c := report.Counts(vs)
+	work := st.CompileTime + st.TestTime
+	return fmt.Sprintf("endless-loop method %s: %d mutants (%d timeout, %d killed, %d survived) in %.2f s with its baseline; timeouts cost %.2f s of %.2f s of worker time (%.1f%%)",
+		b.loopMethod, len(vs), c[report.Timeout], c[report.Killed], c[report.Survived], wall.Seconds(),
+		st.TimeoutTime.Seconds(), work.Seconds(), 100*float64(st.TimeoutTime)/float64(max(1, work))), nil
 }

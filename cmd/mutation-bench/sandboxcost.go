@@ -108,5 +108,3 @@ func median(ds []time.Duration) time.Duration {
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
 }
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

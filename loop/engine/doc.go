@@ -4,6 +4,17 @@
 // the original and cover the mutated line, fastest first, stopping at the first one that fails
 // (Δ = Fail(T,m) \ Fail(T,P)). Mutants of one method are spread over the worker pool.
 //
+// Each test's budget on a mutant is counted in steps (backward jumps and method entries of the
+// class compiled in memory): Options.StepFactor × its steps on the original, which the baseline
+// compiles the same way, + StepConstant, so an endless loop is a timeout within milliseconds
+// whatever the machine's load; the wall-clock budget stays as the backstop.
+//
+// The rule mutants that fit go into one mutant schema (mutants.BuildSchema): compiled once
+// (sites on lines javac rejects are dropped and the rest compiled again), kept by each worker,
+// and each mutant's run activates its id in a fresh class loader. The others (LLM mutants,
+// contexts a switch does not fit, dropped sites) are compiled one by one, so a mutant that does
+// not compile alone is still uncompilable.
+//
 // It speaks in buildtools/harness and loop/mutants types and produces report.Mutant verdicts; it
 // knows nothing of LSP or LLMs.
 package engine

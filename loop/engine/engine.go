@@ -45,6 +45,16 @@ type Options struct {
 	// factor × its time on the original + constant. Zero values mean 1.25 and 4 s.
 	TimeoutFactor   float64
 	TimeoutConstant time.Duration
+	// StepFactor and StepConstant give each test's deterministic budget on a mutant, in steps
+	// (backward jumps and method entries in the classes compiled in memory): factor × its steps
+	// on the original + constant. Zero values mean 10 and 100,000; a negative StepFactor turns
+	// step budgets off (wall-clock budgets only). The wall-clock budget stays the backstop.
+	StepFactor   float64
+	StepConstant int64
+	// PerMutant turns mutant schemata off: every mutant is compiled on its own. By default the
+	// rule mutants that fit go into one schema (mutants.BuildSchema), compiled once, and each
+	// of their runs activates its own id.
+	PerMutant bool
 	// Progress, when set, is called after each mutant with the counts so far.
 	Progress func(done, total int)
 }
@@ -59,6 +69,28 @@ func (o Options) budget(normal time.Duration) time.Duration {
 	}
 	return time.Duration(float64(normal)*f) + c
 }
+
+// stepBudget is a test's step budget on a mutant, given its steps on the original; 0: none.
+func (o Options) stepBudget(normal int64) int64 {
+	f, c := o.StepFactor, o.StepConstant
+	if f < 0 {
+		return 0
+	}
+	if f == 0 {
+		f = DefaultStepFactor
+	}
+	if c <= 0 {
+		c = DefaultStepConstant
+	}
+	return int64(f*float64(normal)) + c
+}
+
+// The defaults of Options.StepFactor and StepConstant (the settings mutantTimeout.stepFactor and
+// .stepConstant have the same).
+const (
+	DefaultStepFactor   = 10
+	DefaultStepConstant = 100_000
+)
 
 // ErrOriginalDoesNotCompile is returned by RunBaseline when the subject itself does not compile.
 var ErrOriginalDoesNotCompile = errors.New("the original class does not compile")
@@ -276,7 +308,13 @@ type Stats struct {
 	// CompileTime and TestTime add up the worker's own compile and test times: the floor that
 	// an evaluation cannot go below.
 	CompileTime, TestTime time.Duration
-	Wall                  time.Duration
+	// TimeoutTime is the part of TestTime spent in tests that timed out.
+	TimeoutTime time.Duration
+	Wall        time.Duration
+	// InSchema counts the mutants evaluated from a mutant schema (no compile of their own).
+	InSchema int
+
+	inSchema bool
 }
 
 // Evaluate gives each mutant its verdict against the suite. Verdicts come back in the order of
@@ -296,6 +334,16 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 	)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var sch *schema
+	if !opts.PerMutant {
+		var err error
+		if sch, err = buildSchema(ctx, r, subj, suite, ms); err != nil {
+			return nil, stats, err
+		}
+		if sch != nil {
+			stats.CompileTime += sch.compileTime
+		}
+	}
 	sem := make(chan struct{}, par)
 	var wg sync.WaitGroup
 	for i := range ms {
@@ -313,7 +361,7 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			v, st, err := evaluateOne(ctx, r, subj, suite, base, ms[i], opts)
+			v, st, err := evaluateOne(ctx, r, subj, suite, base, ms[i], sch, opts)
 			if err != nil {
 				// Cancelled, or the JVM failed: the mutant stays unevaluated; a real failure
 				// stops the others too.
@@ -332,6 +380,10 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 			stats.TestExecutions += st.TestExecutions
 			stats.CompileTime += st.CompileTime
 			stats.TestTime += st.TestTime
+			stats.TimeoutTime += st.TimeoutTime
+			if st.inSchema {
+				stats.InSchema++
+			}
 			stats.Mutants++
 			done++
 			d := done
@@ -355,21 +407,34 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 	return out, stats, ctx.Err()
 }
 
-func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base *Baseline, m mutants.Mutant, opts Options) (report.Mutant, Stats, error) {
+func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base *Baseline, m mutants.Mutant, sch *schema, opts Options) (report.Mutant, Stats, error) {
 	v := report.Mutant{
 		ID: m.ID, Line: m.Line, Original: m.Original, Mutated: m.Mutated,
 		Origin: string(m.Origin), Operator: m.Operator, Description: m.Description,
 		KilledBy: []string{},
 	}
 	var st Stats
-	src, err := mutants.Apply(subj.Source, m)
-	if err != nil {
-		// The mutant does not fit this text (its line changed): it cannot be built.
-		v.Status = report.Uncompilable
+	var override harness.Source
+	active := sch.id(m.ID)
+	if active > 0 {
+		// In the schema, which compiled: the worker has its bytes, the run activates the mutant.
+		override = harness.Source{ClassName: subj.Class, Text: sch.text}
+		st.inSchema = true
+	} else {
+		src, err := mutants.Apply(subj.Source, m)
+		if err != nil {
+			// The mutant does not fit this text (its line changed): it cannot be built.
+			v.Status = report.Uncompilable
+			return v, st, nil
+		}
+		override = harness.Source{ClassName: subj.Class, Text: string(src)}
+	}
+	tests := base.TestsFor(m.Line)
+	if len(tests) == 0 && active > 0 {
+		// No test executes the line, and it compiles (in the schema): it survives.
+		v.Status = report.Survived
 		return v, st, nil
 	}
-	override := harness.Source{ClassName: subj.Class, Text: string(src)}
-	tests := base.TestsFor(m.Line)
 	if len(tests) == 0 {
 		// No test executes the line: the mutant survives if it compiles at all.
 		cr, err := r.Compile(ctx, append([]harness.Source{override}, suite.Extra...))
@@ -387,14 +452,23 @@ func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base 
 		return v, st, nil
 	}
 	budgets := make(map[harness.TestID]time.Duration, len(tests))
+	var steps map[harness.TestID]int64
 	for _, id := range tests {
 		budgets[id] = opts.budget(base.Results[id].Duration)
+		if n := opts.stepBudget(base.Results[id].Steps); n > 0 {
+			if steps == nil {
+				steps = make(map[harness.TestID]int64, len(tests))
+			}
+			steps[id] = n
+		}
 	}
 	res, err := r.Run(ctx, harness.RunSpec{
 		Overrides:          []harness.Source{override},
 		ExtraTests:         suite.Extra,
 		Tests:              tests,
 		Timeouts:           budgets,
+		StepBudgets:        steps,
+		ActiveMutant:       active,
 		StopAtFirstFailure: true,
 	})
 	if err != nil {
@@ -424,6 +498,7 @@ outcomes:
 			continue
 		case harness.Timeout:
 			v.Status = report.Timeout
+			st.TimeoutTime += tr.Duration
 		default: // failed, error, exit, oom: the test tells the mutant from the original
 			v.Status = report.Killed
 			v.KilledBy = append(v.KilledBy, tr.Test.String())

@@ -294,3 +294,102 @@ class AlwaysWrongTest {
 		}
 	}
 }
+
+// Step budgets give the same verdicts as generous wall-clock budgets alone, and the endless
+// loops of a binary search's mutants come out timeout both ways.
+func TestStepBudgetsGiveTheWallClockVerdicts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits out wall-clock timeouts")
+	}
+	f := openExample(t, "maven-calculator")
+	ctx := context.Background()
+	for _, c := range []struct{ rel, method string }{
+		{"src/main/java/org/acme/SortedLookup.java", "indexOf"},
+		{"src/main/java/org/acme/PriceCalculator.java", "clamp"},
+	} {
+		pf, m, src := f.method(t, c.rel, c.method)
+		ms := allMutants(pf, m)
+		subj := engine.Subject{Class: m.TopLevelClass, Source: src, StartLine: m.StartLine, EndLine: m.EndLine}
+		suite := engine.Suite{Tests: classTests(f.proj.TestClasses)}
+		base, err := engine.RunBaseline(ctx, f.proj.Pool, subj, suite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, id := range base.Passing {
+			executed := 0
+			for _, lc := range base.Results[id].Coverage.Classes[subj.Class].Lines {
+				executed += lc.CoveredInstructions
+			}
+			if executed > 0 && base.Results[id].Steps == 0 {
+				t.Errorf("%s runs %s but counted no steps on the original", id, subj.Class)
+			}
+		}
+		steps, _, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, ms, engine.Options{Parallelism: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wall, _, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, ms, engine.Options{Parallelism: 2, StepFactor: -1, TimeoutConstant: 3 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		timeouts := 0
+		for i := range ms {
+			if steps[i].Status != wall[i].Status {
+				t.Errorf("%s %s line %d %q → %q: %s with step budgets, %s with wall-clock budgets only", c.method, steps[i].ID, steps[i].Line,
+					strings.TrimSpace(steps[i].Original), strings.TrimSpace(steps[i].Mutated), steps[i].Status, wall[i].Status)
+			}
+			if steps[i].Status == report.Timeout {
+				timeouts++
+			}
+		}
+		t.Logf("%s: %d mutants, %d timeouts", c.method, len(ms), timeouts)
+		if c.method == "indexOf" && timeouts == 0 {
+			t.Error("no mutant of the binary search timed out")
+		}
+	}
+}
+
+// Mutant schemata give the same verdicts as compiling every mutant on its own, and most rule
+// mutants of the examples' methods go into the schema.
+func TestSchemataGiveThePerMutantVerdicts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles every mutant")
+	}
+	f := openExample(t, "maven-calculator")
+	ctx := context.Background()
+	for _, c := range []struct{ rel, method string }{
+		{"src/main/java/org/acme/SortedLookup.java", "indexOf"},
+		{"src/main/java/org/acme/PriceCalculator.java", "clamp"},
+		{"src/main/java/org/acme/PriceCalculator.java", "subtotal"},
+		{"src/main/java/org/acme/PriceCalculator.java", "total"},
+		{"src/main/java/org/acme/PriceCalculator.java", "bulkPrice"},
+		{"src/main/java/org/acme/PriceCalculator.java", "addItem"},
+	} {
+		pf, m, src := f.method(t, c.rel, c.method)
+		ms := allMutants(pf, m)
+		subj := engine.Subject{Class: m.TopLevelClass, Source: src, StartLine: m.StartLine, EndLine: m.EndLine}
+		suite := engine.Suite{Tests: classTests(f.proj.TestClasses)}
+		base, err := engine.RunBaseline(ctx, f.proj.Pool, subj, suite)
+		if err != nil {
+			t.Fatal(err)
+		}
+		together, st, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, ms, engine.Options{Parallelism: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone, _, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, ms, engine.Options{Parallelism: 2, PerMutant: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range ms {
+			if together[i].Status != alone[i].Status || strings.Join(together[i].KilledBy, ",") != strings.Join(alone[i].KilledBy, ",") {
+				t.Errorf("%s %s line %d %q → %q: %s %v in the schema, %s %v alone", c.method, ms[i].ID, ms[i].Line,
+					strings.TrimSpace(ms[i].Original), strings.TrimSpace(ms[i].Mutated), together[i].Status, together[i].KilledBy, alone[i].Status, alone[i].KilledBy)
+			}
+		}
+		t.Logf("%s: %d of %d mutants in the schema", c.method, st.InSchema, len(ms))
+		if st.InSchema*2 < len(ms) {
+			t.Errorf("%s: only %d of %d mutants in the schema", c.method, st.InSchema, len(ms))
+		}
+	}
+}

@@ -70,4 +70,15 @@
 // labels, and the bodies of nested and anonymous classes (methods of their own) are never
 // touched. Cheap type knowledge (declared parameters, locals and fields) keeps mutants that
 // cannot compile out.
+//
+// # Schemata
+//
+// BuildSchema puts many rule mutants of a class into one text (schema.go): each site becomes
+// a switch on the run's active mutant (advertest.worker.hook.Mutant.active), a statement-level
+// if/else for a whole expression or return statement, a boolean ?: in a condition, a ?: in a
+// local's initialiser. Only the (operator, context) pairs of schemaContexts go in, which
+// TestSchemaCompilesOnlyWhatCompilesAlone proves on the corpus; a for update, a switch label,
+// a final, var or narrowing initialiser, a loop condition that is or becomes constant
+// (reachability) and LLM mutants stay out, and the engine compiles them one by one. Every line
+// stays where it was, so the engine drops the sites of a line javac rejects and compiles again.
 package mutants

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -28,18 +29,7 @@ func TestMutantsCompileWithJavac(t *testing.T) {
 	dir := t.TempDir()
 	var files []string
 	var all []Mutant
-	write := func(pkg string, text []byte) {
-		d := filepath.Join(dir, pkg)
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		text = bytes.Replace(text, []byte("package org.acme;"), []byte("package "+pkg+";"), 1)
-		f := filepath.Join(d, "Corpus.java")
-		if err := os.WriteFile(f, text, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, f)
-	}
+	write := func(pkg string, text []byte) { files = append(files, writeCorpusCopy(t, dir, pkg, text)) }
 	write("original", src)
 	// A control that must fail, so a broken error count cannot pass for 100%.
 	write("broken", bytes.Replace(src, []byte("return lo;"), []byte("return \"lo\";"), 1))
@@ -59,15 +49,10 @@ func TestMutantsCompileWithJavac(t *testing.T) {
 			all = append(all, m)
 		}
 	}
-	// Nothing is generated: javac stops after flow analysis whether or not there are errors.
-	args := append([]string{"-XDshould-stop.ifError=FLOW", "-XDshould-stop.ifNoError=FLOW", "-J-XX:TieredStopAtLevel=1",
-		"-proc:none", "-Xmaxerrs", "100000", "-nowarn", "-d", filepath.Join(dir, "classes")}, files...)
-	cmd := exec.Command(javac, args...)
-	output, _ := cmd.CombinedOutput() // a non-zero exit is expected: some mutants need not compile
+	output, errs := flowCheck(t, javac, dir, files)
 	failed := map[string]bool{}
-	errLine := regexp.MustCompile(`(?m)^.*[/\\](original|broken|m\d{4})[/\\]Corpus\.java:\d+: error:`)
-	for _, g := range errLine.FindAllStringSubmatch(string(output), -1) {
-		failed[g[1]] = true
+	for pkg := range errs {
+		failed[pkg] = true
 	}
 	if failed["original"] {
 		t.Fatalf("the corpus itself does not compile:\n%s", output)
@@ -89,4 +74,38 @@ func TestMutantsCompileWithJavac(t *testing.T) {
 	if rate < 0.90 {
 		t.Errorf("compile rate %.1f%% is under 90%%", 100*rate)
 	}
+}
+
+// writeCorpusCopy writes text, moved to package pkg, as dir/pkg/Corpus.java.
+func writeCorpusCopy(t *testing.T, dir, pkg string, text []byte) string {
+	t.Helper()
+	d := filepath.Join(dir, pkg)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text = bytes.Replace(text, []byte("package org.acme;"), []byte("package "+pkg+";"), 1)
+	f := filepath.Join(d, "Corpus.java")
+	if err := os.WriteFile(f, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// corpusError is javac's error line for dir/<package>/Corpus.java.
+var corpusError = regexp.MustCompile(`(?m)^.*[/\\]([a-z]+\d*)[/\\]Corpus\.java:(\d+): error:`)
+
+// flowCheck runs javac over files up to flow analysis (nothing is generated; javac attributes
+// and flow-checks every file even after errors in others) and returns its output and the lines
+// with errors, by package.
+func flowCheck(t *testing.T, javac, dir string, files []string) (string, map[string][]int) {
+	t.Helper()
+	args := append([]string{"-XDshould-stop.ifError=FLOW", "-XDshould-stop.ifNoError=FLOW", "-J-XX:TieredStopAtLevel=1",
+		"-proc:none", "-Xmaxerrs", "100000", "-nowarn", "-d", filepath.Join(dir, "classes")}, files...)
+	output, _ := exec.Command(javac, args...).CombinedOutput() // a non-zero exit is expected: some copies need not compile
+	errs := map[string][]int{}
+	for _, g := range corpusError.FindAllStringSubmatch(string(output), -1) {
+		line, _ := strconv.Atoi(g[2])
+		errs[g[1]] = append(errs[g[1]], line)
+	}
+	return string(output), errs
 }

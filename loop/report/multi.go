@@ -147,6 +147,9 @@ func Summarize(methods []Report) Summary {
 		s.Timing.TestExecutions += r.Timing.TestExecutions
 		s.Timing.BaselineMs += r.Timing.BaselineMs
 		s.Timing.MutantsMs += r.Timing.MutantsMs
+		s.Timing.ModelMs += r.Timing.ModelMs
+		s.Timing.CompileMs += r.Timing.CompileMs
+		s.Timing.WorkersMs += r.Timing.WorkersMs
 	}
 	c := Counts(all)
 	s.Mutants = len(all)

@@ -152,6 +152,12 @@ type Timing struct {
 	BaselineMs int64 `json:"baselineMs"`
 	// MutantsMs is the wall time spent evaluating mutants.
 	MutantsMs int64 `json:"mutantsMs"`
+	// ModelMs, CompileMs and WorkersMs are the fixed costs of opening the project (the build
+	// model, compiling what was stale, preparing the worker pool), in the report of the run
+	// that opened it; 0 when the project was warm. They are not part of TotalMs.
+	ModelMs   int64 `json:"modelMs"`
+	CompileMs int64 `json:"compileMs"`
+	WorkersMs int64 `json:"workersMs"`
 }
 
 // Report is the whole report JSON.

@@ -103,8 +103,9 @@ var Table = []Setting{
 	},
 	{
 		Name: "mutantTimeout.factor", Type: Number, Default: 1.25, Min: 1, Max: 100, Scope: Window,
-		Description: "A test's run on a mutant times out after `factor` × the test's time on the original + `constantMs`.",
-		field:       func(v *Values) any { return &v.MutantTimeoutFactor },
+		Description: "The wall-clock backstop of a mutant's budget (sleeps, I/O, locks, loops outside the mutated class): a test's " +
+			"run on a mutant times out after `factor` × the test's time on the original + `constantMs`.",
+		field: func(v *Values) any { return &v.MutantTimeoutFactor },
 	},
 	{
 		Name: "mutantTimeout.constantMs", Type: Integer, Default: 4000, Min: 1, Max: 600_000, Scope: Window,
@@ -113,13 +114,14 @@ var Table = []Setting{
 	},
 	{
 		Name: "mutantTimeout.stepFactor", Type: Number, Default: 10.0, Min: 1, Max: 1000, Scope: Window,
-		Description: "The deterministic part of a mutant's budget: a test's run on a mutant stops after `stepFactor` × the " +
-			"loop steps it counted on the original + `stepConstant` steps, whatever the machine's load.",
+		Description: "The deterministic part of a mutant's budget: a test's run on a mutant times out after `stepFactor` × the " +
+			"steps (backward jumps and method entries in the mutated class) it counted on the original + `stepConstant` steps, " +
+			"whatever the machine's load.",
 		field: func(v *Values) any { return &v.StepFactor },
 	},
 	{
-		Name: "mutantTimeout.stepConstant", Type: Integer, Default: 1_000_000, Min: 1, Max: 1e12, Scope: Window,
-		Description: "The constant part of a mutant's step budget, in counted loop steps (a million steps is well under a second of work).",
+		Name: "mutantTimeout.stepConstant", Type: Integer, Default: 100_000, Min: 1, Max: 1e12, Scope: Window,
+		Description: "The constant part of a mutant's step budget, in counted steps (100,000 steps are about a millisecond of compiled code; a fresh mutant class runs interpreted at first, where a million steps of an endless loop cost hundreds of milliseconds).",
 		field:       func(v *Values) any { return &v.StepConstant },
 	},
 	{

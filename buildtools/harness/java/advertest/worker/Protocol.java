@@ -87,7 +87,7 @@ final class Protocol {
             return out;
         }
 
-        /** The budgets of a run: "class#method" → ms. */
+        /** The budgets of a run: "class#method" → ms (budgetsMs) or steps (stepBudgets). */
         Map<String, Long> budgets(String key) {
             Map<String, Long> out = new LinkedHashMap<>();
             for (Map.Entry<String, Object> e : asMap(fields.get(key)).entrySet()) {
@@ -200,12 +200,15 @@ final class Protocol {
         return m;
     }
 
-    static Map<String, Object> start(long id, int index, TestRef t, long budgetMs) {
+    static Map<String, Object> start(long id, int index, TestRef t, long budgetMs, long budgetSteps) {
         Map<String, Object> m = event(id, "start");
         m.put("index", index);
         m.put("class", t.cls);
         m.put("method", t.method);
         m.put("budgetMs", budgetMs);
+        if (budgetSteps > 0) {
+            m.put("budgetSteps", budgetSteps);
+        }
         return m;
     }
 

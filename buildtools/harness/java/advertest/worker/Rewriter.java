@@ -10,8 +10,9 @@ import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Rewrites a class the run loader defines: every backward jump first calls Hook.check() (so an
- * endless loop throws a TimeoutError on its own thread once the test's budget is spent), and
+ * Rewrites a class the run loader defines: every backward jump and every method entry first calls
+ * Hook.check() (so an endless loop, or an endless recursion that does not overflow the stack,
+ * throws a TimeoutError on its own thread once the test's step or time budget is spent), and
  * System.exit / Runtime.exit / Runtime.halt become a throw of ExitError. Works on every JDK, unlike
  * Thread.stop and the Security Manager. Deterministic: the same input gives the same bytes, which
  * matters because JaCoCo must analyse exactly the bytes given to defineClass.
@@ -26,7 +27,8 @@ final class Rewriter {
 
     /**
      * The rewritten bytes, or the input unchanged when ASM cannot read it (a too new class file).
-     * loopChecks adds the deadline check to backward jumps (overrides and generated tests): it adds
+     * loopChecks adds the check to backward jumps and method entries (overrides and generated
+     * tests), which also counts the test's steps: it adds
      * instructions, which JaCoCo would count, so the project's own classes only get the exit
      * rewrite and their coverage stays exactly what JaCoCo reports for the unchanged class.
      */
@@ -49,6 +51,16 @@ final class Rewriter {
                 public MethodVisitor visitMethod(int access, String name, String desc, String sig, String[] ex) {
                     return new MethodVisitor(Opcodes.ASM9, super.visitMethod(access, name, desc, sig, ex)) {
                         private final Set<Label> seen = new HashSet<>();
+
+                        @Override
+                        public void visitCode() {
+                            super.visitCode();
+                            if (loopChecks) {
+                                // A static call with no operands is allowed before a constructor's super().
+                                super.visitMethodInsn(Opcodes.INVOKESTATIC, HOOK, "check", "()V", false);
+                                changed[0] = true;
+                            }
+                        }
 
                         @Override
                         public void visitLabel(Label label) {

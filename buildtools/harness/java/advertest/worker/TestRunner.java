@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * Runs one test on its own thread, in its own thread group, within its budget: past it the
- * group's threads throw a TimeoutError at their next backward jump (the rewriter's hook); a thread
+ * Runs one test on its own thread, in its own thread group, within its budgets: past its step
+ * budget (counted by the rewriter's hook in the compiled classes) or its time budget the test's
+ * threads throw a TimeoutError at their next backward jump or method entry; a thread
  * that does not stop GRACE_MS later is "stuck" and the worker must be restarted. Its output is
  * captured, and what it left behind (processes, threads) is cleaned up before the result.
  */
@@ -35,7 +36,7 @@ final class TestRunner {
      * Runs cn.mn (mn "" reports that the class has no tests) and returns the result's fields:
      * outcome, message, ms, stuck, stdout, stderr, outputDropped, threadsLeft, processesKilled.
      */
-    Map<String, Object> run(ClassLoader loader, String cn, String mn, long budgetMs, BooleanSupplier cancelled) {
+    Map<String, Object> run(ClassLoader loader, String cn, String mn, long budgetMs, long budgetSteps, BooleanSupplier cancelled) {
         Map<String, Object> r = new LinkedHashMap<>();
         Hook.sweep();
         java.util.Set<Thread> before = Leftovers.identitySet(Leftovers.threads());
@@ -68,6 +69,7 @@ final class TestRunner {
         boolean timedOut = false;
         boolean wasCancelled = false;
         capture.begin();
+        Hook.arm(budgetSteps > 0 ? budgetSteps : Long.MAX_VALUE);
         try {
             t.start();
             while (t.isAlive()) {
@@ -94,10 +96,13 @@ final class TestRunner {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            Hook.disarm();
             capture.end(r);
         }
         long elapsed = System.nanoTime() - t0;
         r.put("ms", elapsed / 1e6);
+        r.put("steps", Hook.steps());
+        boolean overSteps = Hook.stepsExceeded();
         boolean stuck = t.isAlive();
         if (stuck) {
             r.put("stuck", true);
@@ -108,6 +113,10 @@ final class TestRunner {
             put(r, "skipped", "cancelled");
         } else if (timedOut) {
             put(r, "timeout", "exceeded its budget of " + budgetMs + " ms");
+        } else if (overSteps) {
+            // Even when the code under test caught the TimeoutError: a run past its step budget
+            // is a timeout, deterministically.
+            put(r, "timeout", "exceeded its budget of " + budgetSteps + " steps (backward jumps and method entries of the compiled classes)");
         } else if (exit != null) {
             put(r, "exit", "System.exit(" + exit + ") called");
         } else if (o == null) {

@@ -85,6 +85,11 @@ final class Worker {
         threadLimit = (int) req.num("threadLimit", 32);
         privateTmp = new PrivateTmp(req.strings("privateTmp"), req.strings("tmpKeep"));
         library = new URLClassLoader("advertest-library", urls.toArray(new URL[0]), ClassLoader.getPlatformClassLoader());
+        // Mutant schemata call advertest.worker.hook.Mutant: javac must see the worker's classes.
+        java.security.CodeSource own = advertest.worker.hook.Mutant.class.getProtectionDomain().getCodeSource();
+        if (own != null && own.getLocation() != null) {
+            cp.add(Path.of(own.getLocation().toURI()).toString());
+        }
         compiler = new MemCompiler(cp, req.string("release"), req.strings("compilerArgs"));
         engines = new Engines(library);
         coverage = new Coverage();
@@ -129,16 +134,30 @@ final class Worker {
         }
         RunLoader loader = new RunLoader(compiled.classes, projectDirs, library, Worker.class.getClassLoader(), cache);
         Map<String, Object> done = Protocol.done(id);
+        if (req.bool("coverage") && coverage.unavailable() != null) {
+            done.put("coverageError", coverage.unavailable());
+        }
+        List<Protocol.TestRef> plan = plan(req.tests("tests"), loader);
+        out.send(Protocol.plan(id, compiled, plan));
+        advertest.worker.hook.Mutant.activate((int) req.num("activeMutant", 0));
+        try {
+            runPlan(req, loader, plan, done);
+        } finally {
+            advertest.worker.hook.Mutant.activate(0);
+        }
+        return done;
+    }
+
+    private void runPlan(Protocol.Request req, RunLoader loader, List<Protocol.TestRef> plan, Map<String, Object> done) {
+        long id = req.id;
         boolean wantCoverage = req.bool("coverage");
         if (wantCoverage && coverage.unavailable() != null) {
-            done.put("coverageError", coverage.unavailable());
             wantCoverage = false;
         }
         boolean stopAtFirst = req.bool("stopAtFirstFailure");
         long defaultBudget = req.num("defaultBudgetMs", 4000);
         Map<String, Long> budgets = req.budgets("budgetsMs");
-        List<Protocol.TestRef> plan = plan(req.tests("tests"), loader);
-        out.send(Protocol.plan(id, compiled, plan));
+        Map<String, Long> stepBudgets = req.budgets("stepBudgets");
 
         // The union of every test's coverage, reported with the run's done line.
         org.jacoco.core.data.ExecutionDataStore total = wantCoverage ? new org.jacoco.core.data.ExecutionDataStore() : null;
@@ -156,8 +175,10 @@ final class Worker {
             Protocol.TestRef p = plan.get(k);
             Long b = budgets.get(p.cls + "#" + p.method);
             long budget = b != null ? b : defaultBudget;
-            out.send(Protocol.start(id, k, p, budget));
-            Map<String, Object> result = runTest(loader, id, k, p, budget, wantCoverage, covered, total);
+            Long sb = stepBudgets.get(p.cls + "#" + p.method);
+            long steps = sb != null ? sb : 0;
+            out.send(Protocol.start(id, k, p, budget, steps));
+            Map<String, Object> result = runTest(loader, id, k, p, budget, steps, wantCoverage, covered, total);
             out.send(Protocol.result(id, k, p, result));
             String outcome = String.valueOf(result.get("outcome"));
             if (Boolean.TRUE.equals(result.get("stuck"))) {
@@ -184,7 +205,6 @@ final class Worker {
                 done.put("coverageError", TestRunner.describe(e, 4));
             }
         }
-        return done;
     }
 
     /** Every requested test, class-wide entries expanded; a class without tests stays as (class, ""). */
@@ -215,7 +235,7 @@ final class Worker {
      * result line. The test gets a fresh scratch folder, the system property advertest.scratch;
      * it is removed when the test left it empty, else the result says "files".
      */
-    private Map<String, Object> runTest(RunLoader loader, long id, int k, Protocol.TestRef p, long budget, boolean wantCoverage,
+    private Map<String, Object> runTest(RunLoader loader, long id, int k, Protocol.TestRef p, long budget, long budgetSteps, boolean wantCoverage,
             Map<String, byte[]> covered, org.jacoco.core.data.ExecutionDataStore total) {
         try {
             Path dir = scratch.resolve(id + "-" + k);
@@ -224,7 +244,7 @@ final class Worker {
             if (wantCoverage) {
                 coverage.reset();
             }
-            Map<String, Object> result = runner.run(loader, p.cls, p.method, budget, () -> cancelled);
+            Map<String, Object> result = runner.run(loader, p.cls, p.method, budget, budgetSteps, () -> cancelled);
             privateTmp.empty();
             try {
                 Files.delete(dir); // empty: nothing for the controller to read

@@ -5,6 +5,10 @@ public final class TimeoutError extends Error {
     private static final long serialVersionUID = 1L;
 
     public TimeoutError() {
-        super("test exceeded its time budget", null, false, false);
+        this("test exceeded its time budget");
+    }
+
+    public TimeoutError(String message) {
+        super(message, null, false, false);
     }
 }

@@ -42,7 +42,9 @@ class ProtocolTest {
     void writesARunsLinesInTheProtocolsShape() {
         Protocol.TestRef t = new Protocol.TestRef("a.BTest", "m");
         assertEquals("{\"id\":3,\"event\":\"start\",\"index\":1,\"class\":\"a.BTest\",\"method\":\"m\",\"budgetMs\":50}",
-            Json.write(Protocol.start(3, 1, t, 50)));
+            Json.write(Protocol.start(3, 1, t, 50, 0)));
+        assertEquals("{\"id\":3,\"event\":\"start\",\"index\":1,\"class\":\"a.BTest\",\"method\":\"m\",\"budgetMs\":50,\"budgetSteps\":7}",
+            Json.write(Protocol.start(3, 1, t, 50, 7)));
         Map<String, Object> r = new java.util.LinkedHashMap<>();
         r.put("outcome", "passed");
         r.put("ms", 1.5);

@@ -128,7 +128,44 @@ class RewriterTest {
         byte[] original = bytesOf(Spin.class);
         assertSame(original, Rewriter.rewrite(original, false), "nothing to rewrite: the very same bytes");
         byte[] straight = bytesOf(Straight.class);
-        assertSame(straight, Rewriter.rewrite(straight, true), "no backward jump, no exit: unchanged");
+        assertSame(straight, Rewriter.rewrite(straight, false), "no exit: unchanged");
+    }
+
+    @Test
+    void stepsCountBackwardJumpsAndMethodEntries() throws Exception {
+        Class<?> c = defineQuietly(Spin.class.getName(), Rewriter.rewrite(bytesOf(Spin.class), true));
+        c.getConstructor().newInstance(); // a check before super() still verifies
+        Method sum = c.getMethod("sum", int.class);
+        Hook.arm(Long.MAX_VALUE);
+        assertEquals(45, sum.invoke(null, 10));
+        long ten = Hook.steps();
+        Hook.arm(Long.MAX_VALUE);
+        assertEquals(4950, sum.invoke(null, 100));
+        long hundred = Hook.steps();
+        Hook.disarm();
+        assertEquals(11, ten, "one entry and ten backward jumps");
+        assertEquals(101, hundred, "the same count for the same work, more for more");
+        Class<?> s = defineQuietly(Straight.class.getName(), Rewriter.rewrite(bytesOf(Straight.class), true));
+        Hook.arm(Long.MAX_VALUE);
+        assertEquals(5, s.getMethod("add", int.class, int.class).invoke(null, 2, 3));
+        assertEquals(1, Hook.steps(), "a method without loops counts its entry");
+        Hook.disarm();
+    }
+
+    @Test
+    void anEndlessLoopStopsAtItsStepBudget() throws Exception {
+        Class<?> c = defineQuietly(Spin.class.getName(), Rewriter.rewrite(bytesOf(Spin.class), true));
+        ThreadGroup g = new ThreadGroup("rewriter-test-steps");
+        Hook.arm(100_000);
+        Throwable t;
+        try {
+            t = runInGroup(c.getMethod("spin"), g, -1); // no deadline: only the steps stop it
+        } finally {
+            Hook.disarm();
+        }
+        assertTrue(t instanceof TimeoutError && t.getMessage().contains("100000 steps"), "the endless loop threw " + t);
+        assertTrue(Hook.stepsExceeded());
+        assertTrue(Hook.steps() > 100_000);
     }
 
     @Test

@@ -1,6 +1,9 @@
 package org.acme;
 
 public class Calc {
+    /** Read by Spin's loop; an override that changes it makes the loop endless. */
+    public static int offset;
+
     public static int clamp(int x, int lo, int hi) {
         if (x < lo) {
             return lo;

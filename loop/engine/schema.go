@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/advertest/advertest-lsp/buildtools/harness"
+	"github.com/advertest/advertest-lsp/loop/mutants"
+)
+
+// schema is the compiled mutant schema of one evaluation: the rule mutants that fit, in one
+// class text the workers compile once (they keep their last compiles).
+type schema struct {
+	text        string
+	ids         map[string]int
+	compileTime time.Duration
+}
+
+// id is the mutant's schema id, 0 when it is compiled on its own.
+func (s *schema) id(mutant string) int {
+	if s == nil {
+		return 0
+	}
+	return s.ids[mutant]
+}
+
+// maxSchemaRounds bounds the compiles spent dropping the sites javac rejects.
+const maxSchemaRounds = 6
+
+// buildSchema builds and compiles the schema of ms; a site on a line javac reports an error on
+// is dropped (its mutants are compiled on their own, and come out uncompilable there if they
+// are) and the rest compiled again. nil: no schema (fewer than two mutants fit, or an error
+// outside every site).
+func buildSchema(ctx context.Context, r Runner, subj Subject, suite Suite, ms []mutants.Mutant) (*schema, error) {
+	var spent time.Duration
+	todo := ms
+	for round := 0; round < maxSchemaRounds; round++ {
+		s, err := mutants.BuildSchema(subj.Source, todo)
+		if err != nil || len(s.IDs) < 2 {
+			return nil, nil // the mutants go one by one
+		}
+		cr, err := r.Compile(ctx, append([]harness.Source{{ClassName: subj.Class, Text: s.Text}}, suite.Extra...))
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("compiling the mutant schema: %w", err)
+		}
+		spent += cr.Duration
+		if cr.OK {
+			return &schema{text: s.Text, ids: s.IDs, compileTime: spent}, nil
+		}
+		drop := map[string]bool{}
+		for _, d := range cr.Diagnostics {
+			if d.Kind != "error" {
+				continue
+			}
+			if d.ClassName != subj.Class {
+				return nil, nil // the error is not the schema's: nothing to learn from it
+			}
+			for _, id := range s.SitesOnLine(d.Line) {
+				drop[id] = true
+			}
+		}
+		if len(drop) == 0 {
+			return nil, nil // an error outside every site (flow analysis): one by one
+		}
+		var rest []mutants.Mutant
+		for _, m := range todo {
+			if s.IDs[m.ID] > 0 && !drop[m.ID] {
+				rest = append(rest, m)
+			}
+		}
+		todo = rest
+	}
+	return nil, nil
+}
