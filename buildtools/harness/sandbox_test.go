@@ -130,3 +130,53 @@ public class EnvTest {
 func javaQuote(s string) string {
 	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
 }
+
+// TestPrivateTmpIsEmptiedAfterEachTest: a test that fills the sandbox's /tmp and leaves a file
+// there does not reach the next test, which finds /tmp empty and room in it; the worker's
+// scratch folder (under the host's /tmp, bound in) keeps the first test's files; the host's
+// /tmp sees nothing.
+func TestPrivateTmpIsEmptiedAfterEachTest(t *testing.T) {
+	p := needSandbox(t, fx.j4.config())
+	mark := filepath.Base(t.TempDir())
+	test := Source{ClassName: "org.acme.TmpTest", Text: `package org.acme;
+import java.io.*;
+import java.nio.file.*;
+public class TmpTest {
+    @org.junit.Test
+    public void fills() throws Exception {
+        Files.write(Paths.get(System.getProperty("advertest.scratch"), "kept.txt"), "kept".getBytes());
+        Files.write(Paths.get("/tmp/left-` + mark + `"), "left".getBytes());
+        byte[] chunk = new byte[1 << 20];
+        try (OutputStream o = new FileOutputStream("/tmp/fill-` + mark + `")) {
+            for (int i = 0; i < 320; i++) {
+                o.write(chunk);
+            }
+            throw new AssertionError("/tmp took 320 MiB");
+        } catch (IOException e) {
+            System.out.print(e.getMessage());
+        }
+    }
+    @org.junit.Test
+    public void findsItEmpty() throws Exception {
+        org.junit.Assert.assertFalse(new File("/tmp/left-` + mark + `").exists());
+        File f = File.createTempFile("next", ".bin");
+        Files.write(f.toPath(), new byte[1 << 20]);
+    }
+}
+`}
+	fills, next := TestID{Class: "org.acme.TmpTest", Method: "fills"}, TestID{Class: "org.acme.TmpTest", Method: "findsItEmpty"}
+	r := run(t, p, RunSpec{ExtraTests: []Source{test}, Tests: []TestID{fills, next}})
+	f := find(t, r, fills.String())
+	if f.Outcome != Passed || !strings.Contains(f.Stdout, "No space left on device") || string(f.Files["kept.txt"]) != "kept" {
+		t.Errorf("fills: %s %q stdout %q files %v", f.Outcome, f.Message, f.Stdout, f.Files)
+	}
+	if n := find(t, r, next.String()); n.Outcome != Passed {
+		t.Errorf("the next test: %s %q", n.Outcome, n.Message)
+	}
+	for _, name := range []string{"left-", "fill-"} {
+		if _, err := os.Stat(filepath.Join("/tmp", name+mark)); err == nil {
+			os.Remove(filepath.Join("/tmp", name+mark))
+			t.Errorf("the host's /tmp got %s%s", name, mark)
+		}
+	}
+}

@@ -94,7 +94,7 @@ func (c workerCommand) command() (*exec.Cmd, error) {
 	cmd.ExtraFiles = []*os.File{c.Protocol, c.Requests}
 	cmd.SysProcAttr = workerProcAttr()
 	if err := c.Sandbox.Apply(cmd); err != nil {
-		return nil, fmt.Errorf("harness: %w", err)
+		return nil, err // spawn says which worker
 	}
 	return cmd, nil
 }
