@@ -86,13 +86,13 @@ func TestNewSettingsReachTheConfigs(t *testing.T) {
 		t.Errorf("default llm config %+v", c)
 	}
 	s, problems := Parse(d, json.RawMessage(`{"sandbox": {"mode": "on", "env": ["HOME", "JAVA_TOOL_OPTIONS"]},
-		"worker": {"heapMB": 1024, "maxLeakedThreads": 0}, "mutantTimeout": {"stepFactor": 2.5, "stepConstant": 5000},
+		"worker": {"heapMB": 1024, "maxLeakedThreads": 4}, "mutantTimeout": {"stepFactor": 2.5, "stepConstant": 5000},
 		"mutants": {"operators": ["default", "strong", "ROR"]}, "llm": {"maxReplyTokens": 8000, "allowInsecureHTTP": true}}`))
 	if len(problems) != 0 {
 		t.Fatalf("problems: %v", problems)
 	}
 	c := s.LoopConfig()
-	if c.SandboxMode != "on" || strings.Join(c.SandboxEnv, ",") != "HOME,JAVA_TOOL_OPTIONS" || c.WorkerHeapMB != 1024 || c.MaxLeakedThreads != 0 ||
+	if c.SandboxMode != "on" || strings.Join(c.SandboxEnv, ",") != "HOME,JAVA_TOOL_OPTIONS" || c.WorkerHeapMB != 1024 || c.MaxLeakedThreads != 4 ||
 		c.StepFactor != 2.5 || c.StepConstant != 5000 || strings.Join(c.Operators, ",") != "default,strong,ROR" {
 		t.Errorf("loop config %+v", c)
 	}

@@ -143,7 +143,7 @@ var Table = []Setting{
 		field:       func(v *Values) any { return &v.WorkerHeapMB },
 	},
 	{
-		Name: "worker.maxLeakedThreads", Type: Integer, Default: 32, Min: 0, Max: 10_000, Scope: Window,
+		Name: "worker.maxLeakedThreads", Type: Integer, Default: 32, Min: 1, Max: 10_000, Scope: Window,
 		Description: "Live non-daemon threads that tests may leave behind in a worker before it is restarted.",
 		field:       func(v *Values) any { return &v.MaxLeakedThreads },
 	},
