@@ -663,6 +663,7 @@ func TestControllerDeathKillsWorkers(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	var pid int
+	var sandboxed bool
 	buf := make([]byte, 0, 256)
 	deadline := time.Now().Add(time.Minute)
 	for pid == 0 && time.Now().Before(deadline) {
@@ -671,7 +672,9 @@ func TestControllerDeathKillsWorkers(t *testing.T) {
 		buf = append(buf, chunk[:n]...)
 		if i := strings.Index(string(buf), "WORKER "); i >= 0 {
 			if j := strings.IndexByte(string(buf[i:]), '\n'); j > 0 {
-				pid, _ = strconv.Atoi(strings.TrimSpace(string(buf[i+7 : i+j])))
+				var contained string
+				fmt.Sscan(string(buf[i+7:i+j]), &pid, &contained)
+				sandboxed = contained == "true"
 			}
 		}
 		if err != nil {
@@ -681,16 +684,59 @@ func TestControllerDeathKillsWorkers(t *testing.T) {
 	if pid == 0 {
 		t.Fatalf("controller gave no worker pid: %s", buf)
 	}
+	// The worker's pid is bwrap's when the pool is sandboxed; the JVM is a descendant of it,
+	// and it is the JVM that must not outlive the controller.
+	tree := processTree(pid)
+	t.Logf("worker processes %v (sandboxed %v)", tree, sandboxed)
+	if sandboxed && len(tree) < 2 {
+		t.Fatalf("sandboxed worker %d has no child processes: %v", pid, tree)
+	}
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	for time.Now().Before(deadline) {
-		if syscall.Kill(pid, 0) != nil {
+		alive := tree[:0:0]
+		for _, p := range tree {
+			if syscall.Kill(p, 0) == nil {
+				alive = append(alive, p)
+			}
+		}
+		if len(alive) == 0 {
 			return
 		}
-		// Reaped by init once it dies; poll the condition until the deadline.
+		// Reaped by init once they die; poll the condition until the deadline.
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Errorf("worker %d outlived its controller", pid)
+	t.Errorf("worker processes %v outlived their controller", tree)
+}
+
+// processTree returns pid and every live descendant of it, read from /proc.
+func processTree(pid int) []int {
+	children := map[int][]int{}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		// The command name (field 2) is parenthesised and may hold spaces: parse after it.
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(s[i+1:])
+		if len(fields) < 2 {
+			continue
+		}
+		child, _ := strconv.Atoi(strings.Fields(s)[0])
+		parent, _ := strconv.Atoi(fields[1])
+		children[parent] = append(children[parent], child)
+	}
+	tree := []int{pid}
+	for i := 0; i < len(tree); i++ {
+		tree = append(tree, children[tree[i]]...)
+	}
+	return tree
 }
 
 func TestControllerHelper(t *testing.T) {
@@ -705,7 +751,7 @@ func TestControllerHelper(t *testing.T) {
 	if _, err := p.Run(context.Background(), RunSpec{Tests: []TestID{{Class: "org.acme.CalcTest", Method: "sums"}}}); err != nil {
 		t.Fatal(err)
 	}
-	fmt.Printf("WORKER %d\n", p.workerPIDs()[0])
+	fmt.Printf("WORKER %d %v\n", p.workerPIDs()[0], p.Sandbox().Contained())
 	select {} // wait to be killed
 }
 
