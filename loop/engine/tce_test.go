@@ -17,7 +17,7 @@ import (
 // from replaced by to, and the status it must get compiled alone and in the schema.
 type tceCase struct {
 	contains, from, to, operator string
-	alone, inSchema            report.Status
+	alone, inSchema              report.Status
 	// duplicateOf is the index of the case whose bytecode it has, for a duplicate.
 	duplicateOf int
 }
