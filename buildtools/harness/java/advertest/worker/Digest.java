@@ -88,14 +88,36 @@ final class Digest {
             TreeSet<Integer> known = new TreeSet<>();
             TreeSet<Integer> unknown = new TreeSet<>();
             boolean[] opaque = new boolean[1];
+            // Each method's code digest with no mutant active, and with each mutant active
+            // whose switch it holds (a method without K's switch runs the same code either way:
+            // schema ids start at 1, so no switch of another K resolves differently).
+            List<List<Map<Integer, byte[]>>> code = new ArrayList<>();
+            List<byte[]> decls = new ArrayList<>();
             for (ClassNode cn : nodes) {
+                List<Map<Integer, byte[]>> perMethod = new ArrayList<>();
                 for (MethodNode mn : cn.methods) {
-                    scanSwitches(mn.instructions, known, unknown, opaque);
+                    TreeSet<Integer> here = new TreeSet<>();
+                    scanSwitches(mn.instructions, here, unknown, opaque);
+                    known.addAll(here);
+                    Map<Integer, byte[]> d = new LinkedHashMap<>();
+                    d.put(0, sha(canonicalCode(mn, 0)));
+                    for (int k : here) {
+                        d.put(k, sha(canonicalCode(mn, k)));
+                    }
+                    perMethod.add(d);
+                    mn.instructions = new InsnList();
+                    mn.tryCatchBlocks = new ArrayList<>();
+                    mn.localVariables = null;
+                    mn.visibleLocalVariableAnnotations = null;
+                    mn.invisibleLocalVariableAnnotations = null;
                 }
+                code.add(perMethod);
+                // The declarations, written without code.
+                ClassWriter cw = new ClassWriter(0);
+                cn.accept(cw);
+                decls.add(cw.toByteArray());
             }
             known.removeAll(unknown);
-            // The canonical code of every method, for no mutant and for each known one; then
-            // the declarations, written without code.
             List<Integer> actives = new ArrayList<>();
             actives.add(0);
             if (!opaque[0]) {
@@ -103,34 +125,19 @@ final class Digest {
             }
             Map<Integer, MessageDigest> sha = new LinkedHashMap<>();
             for (int a : actives) {
-                sha.put(a, MessageDigest.getInstance("SHA-256"));
-            }
-            for (ClassNode cn : nodes) {
-                List<String[]> code = new ArrayList<>();
-                for (MethodNode mn : cn.methods) {
-                    String[] perActive = new String[actives.size()];
-                    for (int k = 0; k < actives.size(); k++) {
-                        perActive[k] = canonicalCode(mn, actives.get(k));
-                    }
-                    code.add(perActive);
-                    mn.instructions = new InsnList();
-                    mn.tryCatchBlocks = new ArrayList<>();
-                    mn.localVariables = null;
-                    mn.visibleLocalVariableAnnotations = null;
-                    mn.invisibleLocalVariableAnnotations = null;
-                }
-                ClassWriter cw = new ClassWriter(0);
-                cn.accept(cw);
-                byte[] decl = cw.toByteArray();
-                for (int k = 0; k < actives.size(); k++) {
-                    MessageDigest md = sha.get(actives.get(k));
+                MessageDigest md = MessageDigest.getInstance("SHA-256");
+                for (int c = 0; c < nodes.size(); c++) {
+                    ClassNode cn = nodes.get(c);
                     update(md, "class " + cn.name + "\n");
-                    md.update(decl);
+                    md.update(decls.get(c));
                     for (int j = 0; j < cn.methods.size(); j++) {
                         MethodNode mn = cn.methods.get(j);
-                        update(md, "\nmethod " + mn.name + mn.desc + "\n" + code.get(j)[k]);
+                        Map<Integer, byte[]> d = code.get(c).get(j);
+                        update(md, "\nmethod " + mn.name + mn.desc + "\n");
+                        md.update(d.getOrDefault(a, d.get(0)));
                     }
                 }
+                sha.put(a, md);
             }
             out.put("original", hex(sha.get(0).digest()));
             Map<String, Object> ms = new LinkedHashMap<>();
@@ -450,6 +457,14 @@ final class Digest {
             }
         } else {
             b.append('?').append(c);
+        }
+    }
+
+    private static byte[] sha(String s) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 
