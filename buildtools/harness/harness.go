@@ -61,6 +61,9 @@ type Config struct {
 type Source struct {
 	ClassName string // binary name of the top-level class ("org.acme.Calc")
 	Text      string
+	// Digest asks for the bytecode digest of the classes compiled from this source
+	// (CompileResult.Digests): how a mutant is found to compile to the original's bytecode.
+	Digest bool
 }
 
 // TestID names one test method; Method "" in a RunSpec means every test of Class.
@@ -81,6 +84,31 @@ type CompileResult struct {
 	OK          bool
 	Diagnostics []CompileDiagnostic
 	Duration    time.Duration
+	// Digests holds, by class name, the bytecode digest of each source compiled with Digest
+	// set (absent when ASM could not read its classes).
+	Digests map[string]Digest
+	// DigestDuration is what computing them cost in the worker (not part of Duration).
+	DigestDuration time.Duration
+}
+
+// Digest identifies what the classes compiled from one source do: equal digests mean the same
+// bytecode, debug attributes (line numbers, local names, the source file), stack map frames
+// and the layout of the blocks left out (docs/worker-protocol.md, "Digests"). It is taken from
+// javac's bytes, before the worker's loop checks.
+type Digest struct {
+	// Original is the digest of the classes as compiled; for a mutant schema, with no mutant
+	// active.
+	Original string
+	// Mutants, for a mutant schema, maps a schema id K to the digest of the code a run with K
+	// active executes. A K the schema's text holds but Mutants lacks was compiled away by javac
+	// (dead code under a compile-time constant condition), unless it is in Unknown or Opaque
+	// is set.
+	Mutants map[int]string
+	// Unknown are schema ids whose switch the worker did not recognise: no digest for them.
+	Unknown []int
+	// Opaque: the switch is read otherwise than tested against a constant; Mutants says
+	// nothing.
+	Opaque bool
 }
 
 // RunSpec says what one Run compiles and runs.
@@ -102,6 +130,10 @@ type RunSpec struct {
 	// compare advertest.worker.hook.Mutant.active with their ids (0: none, the original).
 	// The worker keeps its last compiles, so the runs of one schema compile it once.
 	ActiveMutant int
+	// SkipDigests: when the digest of an override that asks for one (Source.Digest) is among
+	// these, no test runs (the result has the compile and no tests): the caller knows the
+	// verdict of that bytecode already.
+	SkipDigests []string
 }
 
 // Outcome is how one test ended.

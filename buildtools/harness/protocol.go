@@ -64,6 +64,7 @@ type runRequest struct {
 	BudgetsMs          map[string]int64 `json:"budgetsMs"`             // "class#method" → ms
 	StepBudgets        map[string]int64 `json:"stepBudgets,omitempty"` // "class#method" → steps
 	ActiveMutant       int              `json:"activeMutant,omitempty"`
+	SkipDigests        []string         `json:"skipDigests,omitempty"`
 }
 
 type statsRequest struct{ requestHead }
@@ -92,6 +93,7 @@ func encodeRequest(id int64, r request) ([]byte, error) {
 type wireSource struct {
 	ClassName string `json:"className"`
 	Text      string `json:"text"`
+	Digest    bool   `json:"digest,omitempty"`
 }
 
 type wireTest struct {
@@ -193,9 +195,20 @@ type runDone struct {
 }
 
 type wireCompile struct {
-	OK          bool             `json:"ok"`
-	Diagnostics []wireDiagnostic `json:"diagnostics"`
-	Ms          float64          `json:"ms"`
+	OK          bool                  `json:"ok"`
+	Diagnostics []wireDiagnostic      `json:"diagnostics"`
+	Ms          float64               `json:"ms"`
+	Digests     map[string]wireDigest `json:"digests"`
+	DigestMs    float64               `json:"digestMs"`
+}
+
+// wireDigest is the bytecode digest of one digested source (Digest.java).
+type wireDigest struct {
+	Original string         `json:"original"`
+	Mutants  map[int]string `json:"mutants"`
+	Unknown  []int          `json:"unknown"`
+	Opaque   bool           `json:"opaque"`
+	Error    string         `json:"error"`
 }
 
 type wireDiagnostic struct {
@@ -393,9 +406,18 @@ func (c *wireCompile) toResult() *CompileResult {
 	if c == nil {
 		return &CompileResult{OK: false, Diagnostics: []CompileDiagnostic{{Kind: "error", Message: "no compile result from the worker"}}}
 	}
-	r := &CompileResult{OK: c.OK, Duration: msDuration(c.Ms), Diagnostics: []CompileDiagnostic{}}
+	r := &CompileResult{OK: c.OK, Duration: msDuration(c.Ms), Diagnostics: []CompileDiagnostic{}, DigestDuration: msDuration(c.DigestMs)}
 	for _, d := range c.Diagnostics {
 		r.Diagnostics = append(r.Diagnostics, CompileDiagnostic(d))
+	}
+	for name, d := range c.Digests {
+		if d.Error != "" || d.Original == "" {
+			continue // ASM could not read a class: no digest, no verdict from it
+		}
+		if r.Digests == nil {
+			r.Digests = map[string]Digest{}
+		}
+		r.Digests[name] = Digest{Original: d.Original, Mutants: d.Mutants, Unknown: d.Unknown, Opaque: d.Opaque}
 	}
 	return r
 }
@@ -422,7 +444,7 @@ func msDuration(ms float64) time.Duration { return time.Duration(ms * float64(ti
 func wireSources(srcs []Source) []wireSource {
 	out := make([]wireSource, 0, len(srcs))
 	for _, s := range srcs {
-		out = append(out, wireSource{ClassName: s.ClassName, Text: s.Text})
+		out = append(out, wireSource{ClassName: s.ClassName, Text: s.Text, Digest: s.Digest})
 	}
 	return out
 }

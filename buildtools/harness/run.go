@@ -112,6 +112,7 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests []TestID,
 		CoverClasses:       nonNil(spec.CoverClasses),
 		StopAtFirstFailure: spec.StopAtFirstFailure,
 		ActiveMutant:       spec.ActiveMutant,
+		SkipDigests:        spec.SkipDigests,
 		DefaultBudgetMs:    def.Milliseconds(),
 		BudgetsMs:          map[string]int64{},
 	}

@@ -15,6 +15,12 @@
 // contexts a switch does not fit, dropped sites) are compiled one by one, so a mutant that does
 // not compile alone is still uncompilable.
 //
+// Trivial compiler equivalence (tce.go): the worker digests the bytecode of the original, of
+// each mutant compiled alone and of the schema with each mutant active (harness.Digest). A
+// mutant with the original's digest is equivalent (by bytecode), one with an earlier mutant's
+// digest a duplicate of it; neither runs a test (a run whose digest is known is skipped by the
+// worker), and the verdicts are given in the order of the mutants, whichever run ends first.
+//
 // It speaks in buildtools/harness and loop/mutants types and produces report.Mutant verdicts; it
 // knows nothing of LSP or LLMs.
 package engine

@@ -119,6 +119,9 @@ type Baseline struct {
 	methodTests []harness.TestID
 	// codeLines are the lines of the file that hold instructions, in any class of the file.
 	codeLines map[int]bool
+	// digest is the original's bytecode digest ("" when the worker gave none): a mutant that
+	// compiles to it is equivalent.
+	digest string
 }
 
 // TestsFor returns the tests to run against a mutant of the given line: the passing tests that
@@ -154,7 +157,7 @@ func (b *Baseline) CoversLine(line int) bool { return len(b.lineTests[line]) > 0
 func RunBaseline(ctx context.Context, r Runner, subj Subject, suite Suite) (*Baseline, error) {
 	start := time.Now()
 	res, err := r.Run(ctx, harness.RunSpec{
-		Overrides:    []harness.Source{{ClassName: subj.Class, Text: string(subj.Source)}},
+		Overrides:    []harness.Source{{ClassName: subj.Class, Text: string(subj.Source), Digest: true}},
 		ExtraTests:   suite.Extra,
 		Tests:        suite.Tests,
 		Coverage:     true,
@@ -171,6 +174,7 @@ func RunBaseline(ctx context.Context, r Runner, subj Subject, suite Suite) (*Bas
 		lineTests: map[int][]harness.TestID{},
 		codeLines: map[int]bool{},
 		Duration:  time.Since(start),
+		digest:    subjectDigest(res.Compile, subj.Class),
 	}
 	for _, tr := range res.Tests {
 		b.Results[tr.Test] = tr
@@ -313,8 +317,16 @@ type Stats struct {
 	Wall        time.Duration
 	// InSchema counts the mutants evaluated from a mutant schema (no compile of their own).
 	InSchema int
+	// Equivalent and Duplicate count the mutants found to compile to the original's bytecode
+	// or to an earlier mutant's; their tests did not run (or, for a duplicate whose twin ran
+	// at the same time, their verdict was dropped).
+	Equivalent, Duplicate int
+	// DigestTime adds up what the worker spent computing the bytecode digests.
+	DigestTime time.Duration
 
 	inSchema bool
+	digest   string // the mutant's own compile's digest
+	ran      bool   // its tests ran (or it survived without any test to run)
 }
 
 // Evaluate gives each mutant its verdict against the suite. Verdicts come back in the order of
@@ -342,13 +354,24 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 		}
 		if sch != nil {
 			stats.CompileTime += sch.compileTime
+			stats.DigestTime += sch.digestTime
 		}
 	}
+	bc := newBytecode(base, sch, len(ms))
+	decided := bc.planSchema(ms, sch)
+	for i := range decided {
+		v := newVerdict(ms[i]) // pending: resolve gives it its verdict
+		results[i] = &v
+	}
+	done = len(decided)
 	sem := make(chan struct{}, par)
 	var wg sync.WaitGroup
 	for i := range ms {
 		if ctx.Err() != nil {
 			break
+		}
+		if decided[i] {
+			continue
 		}
 		select {
 		case sem <- struct{}{}:
@@ -361,7 +384,7 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			v, st, err := evaluateOne(ctx, r, subj, suite, base, ms[i], sch, opts)
+			v, st, err := evaluateOne(ctx, r, subj, suite, base, ms[i], sch, opts, bc.skipList())
 			if err != nil {
 				// Cancelled, or the JVM failed: the mutant stays unevaluated; a real failure
 				// stops the others too.
@@ -375,8 +398,10 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 				}
 				return
 			}
+			bc.record(i, st.digest, st.ran)
 			mu.Lock()
 			results[i] = &v
+			stats.DigestTime += st.DigestTime
 			stats.TestExecutions += st.TestExecutions
 			stats.CompileTime += st.CompileTime
 			stats.TestTime += st.TestTime
@@ -394,6 +419,7 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 		}(i)
 	}
 	wg.Wait()
+	bc.resolve(ms, results, &stats)
 	stats.Wall = time.Since(start)
 	out := make([]report.Mutant, 0, len(ms))
 	for _, v := range results {
@@ -407,12 +433,20 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 	return out, stats, ctx.Err()
 }
 
-func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base *Baseline, m mutants.Mutant, sch *schema, opts Options) (report.Mutant, Stats, error) {
-	v := report.Mutant{
+// newVerdict is m's entry in the report, without a status yet.
+func newVerdict(m mutants.Mutant) report.Mutant {
+	return report.Mutant{
 		ID: m.ID, Line: m.Line, Original: m.Original, Mutated: m.Mutated,
 		Origin: string(m.Origin), Operator: m.Operator, Description: m.Description,
 		KilledBy: []string{},
 	}
+}
+
+// evaluateOne gives mutant m its verdict. A mutant compiled alone is digested: when its
+// bytecode is among skip (the original's, or a mutant's with a verdict) no test runs and its
+// status stays pending, for bytecode.resolve to decide.
+func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base *Baseline, m mutants.Mutant, sch *schema, opts Options, skip []string) (report.Mutant, Stats, error) {
+	v := newVerdict(m)
 	var st Stats
 	var override harness.Source
 	active := sch.id(m.ID)
@@ -427,7 +461,7 @@ func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base 
 			v.Status = report.Uncompilable
 			return v, st, nil
 		}
-		override = harness.Source{ClassName: subj.Class, Text: string(src)}
+		override = harness.Source{ClassName: subj.Class, Text: string(src), Digest: true}
 	}
 	tests := base.TestsFor(m.Line)
 	if len(tests) == 0 && active > 0 {
@@ -444,7 +478,8 @@ func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base 
 			}
 			return v, st, fmt.Errorf("compiling mutant %s: %w", m.ID, err)
 		}
-		st.CompileTime = cr.Duration
+		st.CompileTime, st.DigestTime = cr.Duration, cr.DigestDuration
+		st.digest, st.ran = subjectDigest(cr, subj.Class), true
 		v.Status = report.Survived
 		if !cr.OK {
 			v.Status = report.Uncompilable
@@ -470,6 +505,7 @@ func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base 
 		StepBudgets:        steps,
 		ActiveMutant:       active,
 		StopAtFirstFailure: true,
+		SkipDigests:        skipFor(active, skip),
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -482,12 +518,20 @@ func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base 
 		return v, st, ctx.Err()
 	}
 	if res.Compile != nil {
-		st.CompileTime = res.Compile.Duration
+		st.CompileTime, st.DigestTime = res.Compile.Duration, res.Compile.DigestDuration
 		if !res.Compile.OK {
 			v.Status = report.Uncompilable
 			return v, st, nil
 		}
+		if active == 0 {
+			st.digest = subjectDigest(res.Compile, subj.Class)
+			if len(res.Tests) == 0 && contains(skip, st.digest) {
+				v.Status = pending // the worker skipped the tests: another mutant's verdict
+				return v, st, nil
+			}
+		}
 	}
+	st.ran = true
 	v.Status = report.Survived
 outcomes:
 	for _, tr := range res.Tests {
@@ -506,6 +550,23 @@ outcomes:
 		break outcomes
 	}
 	return v, st, nil
+}
+
+// skipFor is the run's SkipDigests: none for a schema run, whose digest is the whole schema's.
+func skipFor(active int, skip []string) []string {
+	if active > 0 {
+		return nil
+	}
+	return skip
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func compileSummary(cr *harness.CompileResult) string {

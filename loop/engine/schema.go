@@ -15,6 +15,10 @@ type schema struct {
 	text        string
 	ids         map[string]int
 	compileTime time.Duration
+	// digest is the schema's bytecode digest: with no mutant active and with each one active
+	// (nil when the worker gave none).
+	digest     *harness.Digest
+	digestTime time.Duration
 }
 
 // id is the mutant's schema id, 0 when it is compiled on its own.
@@ -40,7 +44,7 @@ func buildSchema(ctx context.Context, r Runner, subj Subject, suite Suite, ms []
 		if err != nil || len(s.IDs) < 2 {
 			return nil, nil // the mutants go one by one
 		}
-		cr, err := r.Compile(ctx, append([]harness.Source{{ClassName: subj.Class, Text: s.Text}}, suite.Extra...))
+		cr, err := r.Compile(ctx, append([]harness.Source{{ClassName: subj.Class, Text: s.Text, Digest: true}}, suite.Extra...))
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -49,7 +53,11 @@ func buildSchema(ctx context.Context, r Runner, subj Subject, suite Suite, ms []
 		}
 		spent += cr.Duration
 		if cr.OK {
-			return &schema{text: s.Text, ids: s.IDs, compileTime: spent}, nil
+			sch := &schema{text: s.Text, ids: s.IDs, compileTime: spent, digestTime: cr.DigestDuration}
+			if d, ok := cr.Digests[subj.Class]; ok {
+				sch.digest = &d
+			}
+			return sch, nil
 		}
 		drop := map[string]bool{}
 		for _, d := range cr.Diagnostics {

@@ -55,6 +55,9 @@ type Mutant struct {
 	// Equivalence is the verdict that the mutant behaves like the original, when one was
 	// reached; absent otherwise (see status.go).
 	Equivalence *Equivalence `json:"equivalence,omitempty"`
+	// DuplicateOf is, on a duplicate, the id of the mutant of the report that compiles to the
+	// same bytecode and carries the verdict for both.
+	DuplicateOf string `json:"duplicateOf,omitempty"`
 	// CoveredBy names the passing tests that execute the mutated line, as Class.method; absent
 	// when not measured.
 	CoveredBy []string `json:"coveredBy,omitempty"`

@@ -169,6 +169,9 @@ func status(r *report.Report, m *report.Mutant) (string, string) {
 	case report.Equivalent:
 		return StatusIgnored, eq("equivalent to the original")
 	case report.Duplicate:
+		if m.DuplicateOf != "" {
+			return StatusIgnored, "a duplicate: the same bytecode as mutant " + m.DuplicateOf
+		}
 		return StatusIgnored, eq("a duplicate: the same bytecode as another mutant")
 	case report.Ignored:
 		return StatusIgnored, eq("ignored by the user")

@@ -8,7 +8,6 @@ import java.io.StringWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -35,10 +34,17 @@ final class MemCompiler {
     static final class Source {
         final String className;
         final String text;
+        /** Report the bytecode digest of the classes compiled from this source (Digest). */
+        final boolean digest;
 
         Source(String className, String text) {
+            this(className, text, false);
+        }
+
+        Source(String className, String text, boolean digest) {
             this.className = className;
             this.text = text;
+            this.digest = digest;
         }
     }
 
@@ -47,12 +53,63 @@ final class MemCompiler {
         final List<Map<String, Object>> diagnostics = new ArrayList<>();
         final Map<String, byte[]> classes = new LinkedHashMap<>();
         long nanos;
+        /** javac's bytes before Rewriter, and the source each class came from (its className). */
+        Map<String, byte[]> raw = new LinkedHashMap<>();
+        Map<String, String> sourceOf = new LinkedHashMap<>();
+        /** The digests computed so far, by source; shared by the copies a cache hit makes. */
+        Map<String, Map<String, Object>> digestMemo = new ConcurrentHashMap<>();
+        /** The sources this compile's answer reports digests of, and what computing them cost. */
+        private final List<String> wanted = new ArrayList<>();
+        private long digestNanos;
+
+        /** Computes (or recalls) the digests of the sources that ask for one. */
+        void digest(List<Source> sources) {
+            if (!ok) {
+                return;
+            }
+            long t0 = System.nanoTime();
+            for (Source s : sources) {
+                if (!s.digest || wanted.contains(s.className)) {
+                    continue;
+                }
+                wanted.add(s.className);
+                digestMemo.computeIfAbsent(s.className, name -> {
+                    Map<String, byte[]> mine = new LinkedHashMap<>();
+                    for (Map.Entry<String, byte[]> e : raw.entrySet()) {
+                        if (name.equals(sourceOf.get(e.getKey()))) {
+                            mine.put(e.getKey(), e.getValue());
+                        }
+                    }
+                    return Digest.of(mine);
+                });
+            }
+            digestNanos += System.nanoTime() - t0;
+        }
+
+        /** Whether a digested source's original digest is one of skip. */
+        boolean digestIn(List<String> skip) {
+            for (String w : wanted) {
+                Object d = digestMemo.get(w).get("original");
+                if (d != null && skip.contains(d)) {
+                    return true;
+                }
+            }
+            return false;
+        }
 
         Map<String, Object> toJson() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("ok", ok);
             m.put("diagnostics", diagnostics);
             m.put("ms", nanos / 1e6);
+            if (!wanted.isEmpty()) {
+                Map<String, Object> d = new LinkedHashMap<>();
+                for (String w : wanted) {
+                    d.put(w, digestMemo.get(w));
+                }
+                m.put("digests", d);
+                m.put("digestMs", digestNanos / 1e6);
+            }
             return m;
         }
     }
@@ -135,12 +192,23 @@ final class MemCompiler {
             r.ok = known.ok;
             r.diagnostics.addAll(known.diagnostics);
             r.classes.putAll(known.classes);
+            r.raw = known.raw;
+            r.sourceOf = known.sourceOf;
+            r.digestMemo = known.digestMemo;
             r.nanos = System.nanoTime() - t0;
             return r;
         }
         Result r = compileNow(sources);
         recent.put(k, r);
-        return r;
+        Result mine = new Result();
+        mine.ok = r.ok;
+        mine.diagnostics.addAll(r.diagnostics);
+        mine.classes.putAll(r.classes);
+        mine.raw = r.raw;
+        mine.sourceOf = r.sourceOf;
+        mine.digestMemo = r.digestMemo;
+        mine.nanos = r.nanos;
+        return mine;
     }
 
     private Result compileNow(List<Source> sources) {
@@ -151,7 +219,8 @@ final class MemCompiler {
             return r;
         }
         Map<String, byte[]> out = new ConcurrentHashMap<>();
-        Map<JavaFileObject, String> names = new HashMap<>();
+        Map<String, String> origin = new ConcurrentHashMap<>();
+        Map<JavaFileObject, String> names = new java.util.IdentityHashMap<>();
         List<JavaFileObject> units = new ArrayList<>();
         for (Source s : sources) {
             JavaFileObject u = new StringSource(s.className, s.text);
@@ -163,6 +232,10 @@ final class MemCompiler {
         JavaFileManager fm = new ForwardingJavaFileManager<JavaFileManager>(std) {
             @Override
             public JavaFileObject getJavaFileForOutput(Location loc, String className, JavaFileObject.Kind kind, FileObject sibling) {
+                String from = sibling instanceof JavaFileObject ? names.get(sibling) : null;
+                if (from != null) {
+                    origin.put(className, from);
+                }
                 return new ClassSink(className, out);
             }
         };
@@ -216,11 +289,31 @@ final class MemCompiler {
         r.ok = ok;
         if (ok) {
             for (Map.Entry<String, byte[]> e : new java.util.TreeMap<>(out).entrySet()) {
+                // Digests read javac's own bytes: the loop checks below change them.
+                r.raw.put(e.getKey(), e.getValue());
+                r.sourceOf.put(e.getKey(), sourceOf(e.getKey(), origin, sources));
                 r.classes.put(e.getKey(), Rewriter.rewrite(e.getValue(), true));
             }
         }
         r.nanos = System.nanoTime() - t0;
         return r;
+    }
+
+    /**
+     * The source a class came from: the one javac names as its sibling, else the source whose
+     * class is a prefix of its name (Outer$1 from Outer); "" when neither says.
+     */
+    private static String sourceOf(String cls, Map<String, String> origin, List<Source> sources) {
+        String from = origin.get(cls);
+        if (from != null) {
+            return from;
+        }
+        for (Source s : sources) {
+            if (cls.equals(s.className) || cls.startsWith(s.className + "$")) {
+                return s.className;
+            }
+        }
+        return "";
     }
 
     private static final class StringSource extends SimpleJavaFileObject {

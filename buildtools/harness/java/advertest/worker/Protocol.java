@@ -72,7 +72,8 @@ final class Protocol {
             List<MemCompiler.Source> out = new ArrayList<>();
             for (Object x : asList(fields.get(key))) {
                 Map<String, Object> m = asMap(x);
-                out.add(new MemCompiler.Source(String.valueOf(m.get("className")), String.valueOf(m.get("text"))));
+                out.add(new MemCompiler.Source(String.valueOf(m.get("className")), String.valueOf(m.get("text")),
+                        Boolean.TRUE.equals(m.get("digest"))));
             }
             return out;
         }
