@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -308,19 +309,31 @@ func (a *Agent) watchSite(ctx context.Context, s *agent.Subject, m mutants.Mutan
 	if pkg != "" {
 		p.probe = pkg + "." + probeClass
 	}
-	var runs [2]*exploration
+	// the two runs at once: the pool has a worker per core
+	var (
+		runs [2]*exploration
+		errs [2]error
+		wg   sync.WaitGroup
+	)
 	for i, text := range [][]byte{po, pm} {
-		e, err := a.explore(ctx, harness.Source{ClassName: s.Method.TopLevelClass, Text: string(text)}, pkg, junit, p)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			// the wrapped expression did not compile (a case label's constant, a void call)
-			// or the run failed: the site is not watched, the plain evidence stands
-			a.log.Debug("offline: the probed site cannot be explored", zap.String("mutant", m.ID), zap.Error(err))
-			return nil, nil
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			runs[i], errs[i] = a.explore(ctx, harness.Source{ClassName: s.Method.TopLevelClass, Text: string(text)}, pkg, junit, p)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err == nil {
+			continue
 		}
-		runs[i] = e
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// the wrapped expression did not compile (a case label's constant, a void call) or
+		// the run failed: the site is not watched, the plain evidence stands
+		a.log.Debug("offline: the probed site cannot be explored", zap.String("mutant", m.ID), zap.Error(err))
+		return nil, nil
 	}
 	inf := compareSites(orig, runs[0], runs[1])
 	a.log.Debug("offline: infection", zap.String("mutant", m.ID), zap.Int("reached", inf.Reached),
