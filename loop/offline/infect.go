@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -30,7 +29,8 @@ import (
 // probeClass is the probe's simple name: a top-level class of the file's package.
 const probeClass = "AdverTestSiteProbe"
 
-// probeKeep bounds the values a probe keeps per call; it still counts every evaluation.
+// probeKeep bounds the values a probe keeps per call; it still counts and hashes every
+// evaluation.
 const probeKeep = 32
 
 // probeSource is the probe: one p overload per primitive type and a generic one, each
@@ -43,25 +43,31 @@ var probeSource = `
 final class ` + probeClass + ` {
     private static final java.util.ArrayList<String> values = new java.util.ArrayList<>();
     private static int count;
+    private static long hash;
 
     private ` + probeClass + `() {
     }
 
-    private static synchronized void hit(String v) {
+    private static synchronized void hit(String v, long bits) {
         count++;
+        hash = (hash ^ bits) * 0x100000001B3L;
         if (values.size() < ` + fmt.Sprint(probeKeep) + `) {
             values.add(v);
         }
     }
 
-    static boolean p(boolean v) { hit(v ? "true" : "false"); return v; }
-    static byte p(byte v) { hit("b" + v); return v; }
-    static short p(short v) { hit("s" + v); return v; }
-    static char p(char v) { hit("c" + (int) v); return v; }
-    static int p(int v) { hit("i" + v); return v; }
-    static long p(long v) { hit("l" + v); return v; }
-    static float p(float v) { hit("f" + Float.floatToIntBits(v)); return v; }
-    static double p(double v) { hit("d" + Double.doubleToLongBits(v)); return v; }
+    private static void hit(String v) {
+        hit(v, v.hashCode() * 31L + v.length());
+    }
+
+    static boolean p(boolean v) { hit(v ? "true" : "false", v ? 1 : 0); return v; }
+    static byte p(byte v) { hit("b" + v, v); return v; }
+    static short p(short v) { hit("s" + v, v); return v; }
+    static char p(char v) { hit("c" + (int) v, v); return v; }
+    static int p(int v) { hit("i" + v, v); return v; }
+    static long p(long v) { hit("l" + v, v); return v; }
+    static float p(float v) { hit("f" + Float.floatToIntBits(v), Float.floatToIntBits(v)); return v; }
+    static double p(double v) { hit("d" + Double.doubleToLongBits(v), Double.doubleToLongBits(v)); return v; }
 
     static <T> T p(T v) {
         hit(describe(v));
@@ -93,9 +99,12 @@ final class ` + probeClass + ` {
         return c.getName();
     }
 
-    /** The values since the last take, as JSON {"n": evaluations, "v": [first values]}; forgets them. */
+    /**
+     * The values since the last take, as JSON {"n": evaluations, "h": a hash of every value,
+     * "v": [the first values]}; forgets them.
+     */
     static synchronized String take() {
-        StringBuilder b = new StringBuilder("{\"n\":").append(count).append(",\"v\":[");
+        StringBuilder b = new StringBuilder("{\"n\":").append(count).append(",\"h\":\"").append(Long.toHexString(hash)).append("\",\"v\":[");
         for (int i = 0; i < values.size(); i++) {
             b.append(i == 0 ? "\"" : ",\"");
             for (char ch : values.get(i).toCharArray()) {
@@ -111,19 +120,22 @@ final class ` + probeClass + ` {
         }
         values.clear();
         count = 0;
+        hash = 0;
         return b.append("]}").toString();
     }
 }
 `
 
-// siteValues is what the probe saw in one call: N evaluations, the first of them in V.
+// siteValues is what the probe saw in one call: N evaluations, a hash H of all their values in
+// order, the first of them in V.
 type siteValues struct {
 	N int      `json:"n"`
+	H string   `json:"h"`
 	V []string `json:"v"`
 }
 
 func (a *siteValues) same(b *siteValues) bool {
-	return a.N == b.N && slices.Equal(a.V, b.V)
+	return a.N == b.N && a.H == b.H && slices.Equal(a.V, b.V)
 }
 
 // expressionTypes are the tree-sitter node types that are Java expressions a call can wrap.
@@ -304,36 +316,24 @@ func (a *Agent) watchSite(ctx context.Context, s *agent.Subject, m mutants.Mutan
 	pkg := subjectPackage(s)
 	junit := junitOf(s, a.pool)
 	p := orig.params
-	p.maxTimeouts = 1
 	p.probe = probeClass
 	if pkg != "" {
 		p.probe = pkg + "." + probeClass
 	}
-	// the two runs at once: the pool has a worker per core
-	var (
-		runs [2]*exploration
-		errs [2]error
-		wg   sync.WaitGroup
-	)
+	// one after the other: at once, on a loaded machine, their calls run past their bound
+	var runs [2]*exploration
 	for i, text := range [][]byte{po, pm} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			runs[i], errs[i] = a.explore(ctx, harness.Source{ClassName: s.Method.TopLevelClass, Text: string(text)}, pkg, junit, p)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err == nil {
-			continue
+		e, err := a.explore(ctx, harness.Source{ClassName: s.Method.TopLevelClass, Text: string(text)}, pkg, junit, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			// the wrapped expression did not compile (a case label's constant, a void call)
+			// or the run failed: the site is not watched, the plain evidence stands
+			a.log.Debug("offline: the probed site cannot be explored", zap.String("mutant", m.ID), zap.Error(err))
+			return nil, nil
 		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		// the wrapped expression did not compile (a case label's constant, a void call) or
-		// the run failed: the site is not watched, the plain evidence stands
-		a.log.Debug("offline: the probed site cannot be explored", zap.String("mutant", m.ID), zap.Error(err))
-		return nil, nil
+		runs[i] = e
 	}
 	inf := compareSites(orig, runs[0], runs[1])
 	a.log.Debug("offline: infection", zap.String("mutant", m.ID), zap.Int("reached", inf.Reached),
@@ -352,20 +352,23 @@ func compareSites(orig *original, po, pm *exploration) *agent.Infection {
 		if o == nil || u == nil || o.key() != r.key() || u.key() != r.key() || o.Site == nil || u.Site == nil {
 			continue
 		}
-		if o.Site.N == 0 && u.Site.N == 0 {
+		if o.Site.N == 0 && u.Site.N == 0 || bounded(o) || bounded(u) {
+			// not reached; or a call past its bound, which the plain runs did not see (else
+			// it would have been a difference): the load of the machine, not the code
 			continue
 		}
 		inf.Reached++
 		if !o.Site.same(u.Site) {
 			inf.Infected++
 		}
-		bounded := u.outcome.K == "timeout" || u.outcome.K == "bound"
-		if _, differ := outcomesDiffer(&r.outcome, &u.outcome); differ || bounded {
+		if _, differ := outcomesDiffer(&r.outcome, &u.outcome); differ {
 			inf.Propagated++
 		}
 	}
 	return inf
 }
+
+func bounded(r *record) bool { return r.outcome.K == "timeout" || r.outcome.K == "bound" }
 
 // infectionEvidence says why no test came out, given what the probes saw.
 func infectionEvidence(base agent.Evidence, inf *agent.Infection) agent.Evidence {

@@ -180,3 +180,36 @@ func searchEvidence(t *testing.T, a *Agent, s *agent.Subject, m mutants.Mutant) 
 	t.Logf("%s: %s", m.Description, e)
 	return nil, e
 }
+
+// kindExtra has a mutant the search cannot tell apart whose change is a case label's constant:
+// a probe call there does not compile.
+const kindExtra = `
+    public static int kind(int x) {
+        switch (x) {
+            case 1:
+                return 10;
+            default:
+                return 10;
+        }
+    }
+`
+
+// TestSearchEvidenceWithoutProbe: where the probed code does not compile, the site is not
+// watched: no counts, the plain evidence, no verdict.
+func TestSearchEvidenceWithoutProbe(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	s := withExtra(t, proj, file, kindExtra, "kind")
+	m := mutantOn(t, s, "case 1:", "case 2:")
+	if _, _, ok := probedSources(s.Source, m); !ok {
+		t.Fatal("nothing wrapped: the test no longer reaches the compile")
+	}
+	tests, err := a.KillMutant(testCtx(t), s, m)
+	if err != nil || len(tests) != 0 {
+		t.Fatalf("tests %d, err %v: want none", len(tests), err)
+	}
+	e, ok := a.WhyNoTests(s, m.ID)
+	if !ok || e.Infection != nil || !strings.HasPrefix(e.Why, "no input the search tried told the mutant apart") {
+		t.Errorf("evidence %+v, want the plain one without counts", e)
+	}
+}
