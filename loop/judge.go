@@ -108,11 +108,16 @@ func (g *game) judge(ctx context.Context, rounds int) error {
 	return nil
 }
 
-// attachEquivalence gives the report's survivors the judge's verdicts.
+// attachEquivalence gives the report's survivors the judge's verdicts, else the search's (T's
+// evidence on the survivors it could not kill, SearchEquivalence).
 func (g *game) attachEquivalence(rep *report.Report) {
 	for i := range rep.Mutants {
 		m := &rep.Mutants[i]
-		if eq := g.equivalence[m.ID]; eq != nil && m.Status == report.Survived {
+		eq := g.equivalence[m.ID]
+		if eq == nil {
+			eq = g.searched[m.ID]
+		}
+		if eq != nil && m.Status == report.Survived {
 			c := *eq
 			m.Equivalence = &c
 		}

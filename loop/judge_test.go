@@ -128,3 +128,66 @@ func TestJudgeOnTheSurvivorsTCouldNotKill(t *testing.T) {
 		t.Errorf("the suite lacks the judge's killing test, or no judge phase was reported (%v)", phases)
 	}
 }
+
+// searchingT finds no test for any mutant and says what its probes saw at the mutated site,
+// by the mutant's tag.
+type searchingT struct {
+	fakeT
+	seen map[string]agent.Infection
+}
+
+func (t *searchingT) KillMutant(ctx context.Context, s *agent.Subject, m mutants.Mutant) ([]agent.Test, error) {
+	_, _ = t.fakeT.KillMutant(ctx, s, m) // records the request
+	return nil, nil
+}
+
+func (t *searchingT) WhyNoTests(_ *agent.Subject, mutantID string) (agent.Evidence, bool) {
+	for tag, inf := range t.seen {
+		if m := fakeMutant(5, tag); m.ID == mutantID {
+			inf := inf
+			return agent.Evidence{Why: "no input told it apart", Infection: &inf}, true
+		}
+	}
+	return agent.Evidence{}, false
+}
+
+// TestSearchEvidenceGivesLikelyEquivalent: T's evidence makes a survivor likely equivalent by
+// search only when its inputs reached the site, infected it on some and changed no outcome: a
+// site never infected, never reached, or whose change showed, gives no verdict.
+func TestSearchEvidenceGivesLikelyEquivalent(t *testing.T) {
+	proj, target := fakeGame(t)
+	ta := &searchingT{seen: map[string]agent.Infection{
+		"eq":     {Reached: 212, Infected: 14},
+		"clean":  {Reached: 212},
+		"far":    {},
+		"showed": {Reached: 212, Infected: 14, Propagated: 1},
+	}}
+	var ms []mutants.Mutant
+	for tag := range ta.seen {
+		ms = append(ms, fakeMutant(5, tag))
+	}
+	cfg := loop.DefaultConfig()
+	cfg.Rounds = 1
+	out, err := loop.Run(context.Background(), proj, target, cfg, loop.Agents{T: ta, M: fixedM{ms}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range out.Report.Mutants {
+		tag := tagRE.FindStringSubmatch(m.Mutated)[1]
+		if tag == "eq" {
+			want := report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: "search",
+				Evidence: "212 inputs reached this line, 14 changed its value, none changed the result"}
+			if !m.LikelyEquivalent() || *m.Equivalence != want {
+				t.Errorf("eq: %s %+v, want %+v", m.Status, m.Equivalence, want)
+			}
+			continue
+		}
+		if m.Status != report.Survived || m.Equivalence != nil {
+			t.Errorf("%s: %s %+v, want a survivor without a verdict", tag, m.Status, m.Equivalence)
+		}
+	}
+	// still counted: four survivors of four
+	if s := out.Report.MutationScore; s == nil || *s != 0 {
+		t.Errorf("score %v, want 0: a likely-equivalent survivor still counts", s)
+	}
+}

@@ -74,8 +74,11 @@ type game struct {
 	targeted    map[string]bool
 	equivalence map[string]*report.Equivalence
 	judged      *report.LLMJudge
-	// noTestWhy says, by mutant, why T's last request for it gave no test (agent.Explainer).
+	// noTestWhy says, by mutant, why T's last request for it gave no test (agent.Explainer);
+	// searched holds the likely equivalences that T's search found on the way (the infection
+	// counts of agent.Evidence).
 	noTestWhy map[string]string
+	searched  map[string]*report.Equivalence
 }
 
 // Run plays the adversarial game of the paper's Algorithm 2 on the target method: T's and M's
@@ -123,6 +126,7 @@ func newGame(proj Project, t *Target, cfg Config, agents Agents, sink EventSink)
 		rep:       &report.Report{Target: t.ReportTarget(proj.ModuleRoot())},
 		targeted:  map[string]bool{},
 		noTestWhy: map[string]string{},
+		searched:  map[string]*report.Equivalence{},
 	}
 	if b, err := os.ReadFile(g.testFile()); err == nil {
 		if HasMarker(b) {
@@ -233,15 +237,35 @@ const NoTestWarningPrefix = "the test agent wrote no"
 // whyNoTests asks T why it wrote no test for the method (mutantID "") or a mutant, in one
 // sentence; false when T cannot say.
 func (g *game) whyNoTests(mutantID string) (string, bool) {
-	x, ok := g.agents.T.(agent.Explainer)
+	e, ok := g.noTestEvidence(mutantID)
 	if !ok {
 		return "", false
 	}
+	return e.String(), true
+}
+
+// noTestEvidence is T's evidence for why it wrote no test; false when T cannot say.
+func (g *game) noTestEvidence(mutantID string) (agent.Evidence, bool) {
+	x, ok := g.agents.T.(agent.Explainer)
+	if !ok {
+		return agent.Evidence{}, false
+	}
 	e, ok := x.WhyNoTests(g.subject, mutantID)
 	if !ok || e.Why == "" {
-		return "", false
+		return agent.Evidence{}, false
 	}
-	return e.String(), true
+	return e, true
+}
+
+// SearchEquivalence is the likely equivalence that a search's evidence supports, or nil: only
+// a site that the inputs reached, whose value they changed on some, and whose change no outcome
+// showed (agent.Infection.LikelyEquivalent). A site never infected is no evidence: the search
+// did not reach the state that would tell the two apart.
+func SearchEquivalence(e agent.Evidence) *report.Equivalence {
+	if e.Infection == nil || !e.Infection.LikelyEquivalent() {
+		return nil
+	}
+	return &report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: "search", Evidence: e.Infection.Summary()}
 }
 
 // warnNoTests says, once per reason, why T wrote no test for the mutants that still survive.
@@ -287,9 +311,13 @@ func (g *game) testMove(ctx context.Context, round, rounds int) error {
 		}
 		tests = append(tests, ts...)
 		delete(g.noTestWhy, m.ID)
+		delete(g.searched, m.ID)
 		if len(ts) == 0 {
-			if why, ok := g.whyNoTests(m.ID); ok {
-				g.noTestWhy[m.ID] = why
+			if e, ok := g.noTestEvidence(m.ID); ok {
+				g.noTestWhy[m.ID] = e.String()
+				if eq := SearchEquivalence(e); eq != nil {
+					g.searched[m.ID] = eq
+				}
 			}
 		}
 		g.sink.emit(Event{Phase: PhaseTests, Round: round, Rounds: rounds, Agent: "T", Done: i + 1, Total: len(survivors)})

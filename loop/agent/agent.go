@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/advertest/advertest-lsp/javaparse"
@@ -82,6 +83,52 @@ type Evidence struct {
 	Why string `json:"why"`
 	// Facts are short observations, each one clause: "598 inputs tried", "0 stable".
 	Facts []string `json:"facts,omitempty"`
+	// Infection, when the agent watched the mutated site, is what it saw there on the inputs
+	// it tried (nil when it could not watch it).
+	Infection *Infection `json:"infection,omitempty"`
+}
+
+// Infection is what a search saw at a mutant's site (the mutated expression) over the inputs
+// it ran on both the original and the mutant: how many reached the site, on how many the
+// site's values differed (the state was infected), and on how many an observable outcome
+// differed (the infection propagated). Only "reached, infected on some, propagated on none"
+// makes a mutant likely equivalent: a site never infected says the search did not reach the
+// state that tells the two apart, which is no evidence of equivalence at all.
+type Infection struct {
+	// Reached counts the inputs whose call evaluated the site at least once.
+	Reached int `json:"reached"`
+	// Infected counts the inputs on which the site's values (one per evaluation, in order)
+	// differed between the original and the mutant.
+	Infected int `json:"infected"`
+	// Propagated counts the inputs whose observable outcome (result, exception, state,
+	// arguments after the call) differed between the original and the mutant.
+	Propagated int `json:"propagated"`
+}
+
+// LikelyEquivalent reports whether the counts make the mutant likely equivalent: reached,
+// infected on some inputs, observable on none.
+func (i Infection) LikelyEquivalent() bool {
+	return i.Reached > 0 && i.Infected > 0 && i.Propagated == 0
+}
+
+// Summary is the counts in words, as the editor's hint shows them: "212 inputs reached this
+// line, 14 changed its value, none changed the result".
+func (i Infection) Summary() string {
+	changed := func(n int) string {
+		if n == 0 {
+			return "none"
+		}
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%s reached this line, %s changed its value, %s changed the result",
+		inputs(i.Reached), changed(i.Infected), changed(i.Propagated))
+}
+
+func inputs(n int) string {
+	if n == 1 {
+		return "1 input"
+	}
+	return fmt.Sprintf("%d inputs", n)
 }
 
 // String is Why with the facts in parentheses.

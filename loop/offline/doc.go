@@ -43,5 +43,8 @@
 // interface-typed parameters with no implementation, receivers without an accessible
 // constructor or factory) give an *UnsupportedError, never fake tests; when a request gives no
 // test, WhyNoTests (agent.Explainer) says why in one sentence (why.go), and the game puts it in
-// the report's warnings.
+// the report's warnings. When no input tells a mutant apart, the agent also probes the mutated
+// expression in the original and the mutant (infect.go) and gives the counts (inputs that
+// reached it, that changed its value, that changed an outcome) as agent.Evidence.Infection:
+// the game's search evidence of equivalence (docs/architecture.md, "Search evidence").
 package offline

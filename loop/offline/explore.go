@@ -41,6 +41,8 @@ type record struct {
 	RecvToken string          `json:"recvToken"`
 	Out       json.RawMessage `json:"out"`
 	Imports   []string        `json:"imports"`
+	// Site is what the probe saw at the mutated expression (nil without a probe, infect.go).
+	Site *siteValues `json:"site"`
 
 	outcome outcome
 }
@@ -121,7 +123,8 @@ type explorerParams struct {
 	budget, perCall       time.Duration
 	testPackage           string
 	maxTimeouts           int
-	maxAlloc              int64 // bytes one call may allocate
+	maxAlloc              int64  // bytes one call may allocate
+	probe                 string // the site probe's binary name ("" for none, infect.go)
 }
 
 // driverSource writes the JUnit class whose tests run the explorer: times tests (explore0,
@@ -179,6 +182,9 @@ func driverSource(pkg, class string, junit int, p explorerParams, classDir strin
 	set("maxAllocBytes", fmt.Sprintf("%dL", p.maxAlloc))
 	set("testPackage", javaString(p.testPackage))
 	set("out", "out")
+	if p.probe != "" {
+		set("probe", javaString(p.probe))
+	}
 	b.WriteString("            try {\n")
 	b.WriteString("                k.getMethod(\"run\").invoke(e);\n")
 	b.WriteString("            } catch (java.lang.reflect.InvocationTargetException x) {\n")

@@ -63,6 +63,9 @@ type Agent struct {
 	originals map[string]*originalEntry
 	// why says why the last request for a method or a mutant gave no test (WhyNoTests).
 	why map[string]agent.Evidence
+	// infections caches what the probes saw at a mutant's site, by source hash, method and
+	// mutant (infect.go).
+	infections map[string]infectionEntry
 }
 
 var _ agent.TestAgent = (*Agent)(nil)
@@ -370,7 +373,17 @@ func (a *Agent) KillMutant(ctx context.Context, s *agent.Subject, m mutants.Muta
 	}
 	cands := differences(orig, me, a.opts.Candidates*2)
 	if len(cands) == 0 {
-		a.explain(s, m.ID, noDifference(orig, me))
+		why := noDifference(orig, me)
+		if len(orig.records) > 0 {
+			inf, err := a.infection(ctx, s, m, orig)
+			if err != nil {
+				return nil, err
+			}
+			if inf != nil {
+				why = infectionEvidence(why, inf)
+			}
+		}
+		a.explain(s, m.ID, why)
 		return nil, nil
 	}
 	if last := cands[len(cands)-1]; last.em.timeout && !last.em.stopped {

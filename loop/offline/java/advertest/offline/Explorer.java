@@ -52,6 +52,12 @@ public final class Explorer {
     public String testPackage = "";
     /** The JSON-lines file written. */
     public String out;
+    /**
+     * The binary name of the site probe compiled with the class under test ("" for none): a
+     * class whose static take() returns, and forgets, the values the mutated expression had in
+     * the call so far (loop/offline/infect.go writes it). Each record then carries them.
+     */
+    public String probe = "";
 
     private final ClassLoader loader;
 
@@ -116,6 +122,7 @@ public final class Explorer {
         String classRef = header.erased(c);
         output.header(declTypes, ret, recvType, classRef, new ArrayList<>(header.imports));
 
+        Method take = probeTake();
         List<Input> inputs = plan(gen, c, target, pools, receivers, ptypes);
         long deadline = System.nanoTime() + budgetMillis * 1_000_000L;
         Set<String> seen = new HashSet<>();
@@ -145,9 +152,13 @@ public final class Explorer {
             if (!seen.add(key)) {
                 continue;
             }
+            if (take != null) {
+                take.invoke(null); // what an abandoned call left behind
+            }
             String outcome = runner.execute(target, c, in, names);
+            String site = take == null ? null : (String) take.invoke(null);
             output.record(index++, argExprs, argTokens, in.receiver == null ? null : recvExpr, setup, recvToken.toString(),
-                outcome, new ArrayList<>(names.imports));
+                outcome, new ArrayList<>(names.imports), site);
             boolean bounded = outcome.startsWith("{\"k\":\"timeout\"") || outcome.startsWith("{\"k\":\"bound\"");
             if (bounded && ++timeouts >= maxTimeouts) {
                 break;
@@ -198,6 +209,16 @@ public final class Explorer {
             inputs.add(new Input(r, args));
         }
         return inputs;
+    }
+
+    /** The probe's take() method, or null when no probe was compiled with the class. */
+    private Method probeTake() throws Exception {
+        if (probe == null || probe.isEmpty()) {
+            return null;
+        }
+        Method m = Class.forName(probe, true, loader).getDeclaredMethod("take");
+        m.setAccessible(true);
+        return m;
     }
 
     /** The method or constructor named by methodName and paramTypes, if a test can call it. */

@@ -33,10 +33,10 @@ final class Output implements AutoCloseable {
 
     /**
      * One input and its outcome (the JSON CallRunner made); recv is null for static methods and
-     * constructors.
+     * constructors; site, when a probe watched the mutated expression, is the JSON of what it saw.
      */
     void record(int index, List<String> args, List<String> tokens, String recv, List<String> setup, String recvToken,
-            String outcome, List<String> imports) throws IOException {
+            String outcome, List<String> imports, String site) throws IOException {
         StringBuilder line = new StringBuilder("{\"i\":").append(index);
         line.append(",\"args\":").append(JsonText.array(args));
         line.append(",\"tokens\":").append(JsonText.array(tokens));
@@ -47,6 +47,9 @@ final class Output implements AutoCloseable {
         }
         line.append(",\"out\":").append(outcome);
         line.append(",\"imports\":").append(JsonText.array(imports));
+        if (site != null) {
+            line.append(",\"site\":").append(site);
+        }
         write(line.append('}').toString());
     }
 
