@@ -33,14 +33,18 @@ type header struct {
 
 // record is one explored input and what the method did with it.
 type record struct {
-	I         int             `json:"i"`
-	Args      []string        `json:"args"`
-	Tokens    []string        `json:"tokens"`
-	Recv      *string         `json:"recv"`
-	Setup     []string        `json:"setup"`
-	RecvToken string          `json:"recvToken"`
-	Out       json.RawMessage `json:"out"`
-	Imports   []string        `json:"imports"`
+	I         int      `json:"i"`
+	Args      []string `json:"args"`
+	Tokens    []string `json:"tokens"`
+	Recv      *string  `json:"recv"`
+	Setup     []string `json:"setup"`
+	RecvToken string   `json:"recvToken"`
+	// Graph is the Arrange lines that build the input's linked nodes (a comment saying the
+	// shape, one variable per node, the links), GraphToken the shape in a test's name.
+	Graph      []string        `json:"graph"`
+	GraphToken string          `json:"graphToken"`
+	Out        json.RawMessage `json:"out"`
+	Imports    []string        `json:"imports"`
 	// Site is what the probe saw at the mutated expression (nil without a probe, infect.go).
 	Site *siteValues `json:"site"`
 
@@ -53,7 +57,7 @@ func (r *record) key() string {
 	if r.Recv != nil {
 		recv = *r.Recv + strings.Join(r.Setup, ";")
 	}
-	return recv + "|" + strings.Join(r.Args, ",")
+	return strings.Join(r.Graph, ";") + recv + "|" + strings.Join(r.Args, ",")
 }
 
 // outcome is what one call did: k is "ret", "throw", "timeout", "arrange" (making the
@@ -70,8 +74,8 @@ type outcome struct {
 
 // value is a rendered Java value: k is "null", "prim" (t the primitive type), "bool",
 // "double", "float", "string" (via "toString" or "deep" when read through those), "enum",
-// "array", "darray", "farray", "equals" (v an expression equal to it), "object" (obs its
-// getters), "opaque", "throws" (x), "void".
+// "array", "darray", "farray", "equals" (v an expression equal to it), "same" (v the variable
+// of the input's graph node it is), "object" (obs its getters), "opaque", "throws" (x), "void".
 type value struct {
 	K   string     `json:"k"`
 	V   string     `json:"v"`

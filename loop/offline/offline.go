@@ -690,7 +690,7 @@ func extremeInput(rec *record) bool {
 	if len(calls) >= 2 {
 		return true // mutators mixed: a buffer emptied and refilled
 	}
-	for _, a := range rec.Args {
+	for _, a := range append(slices.Clone(rec.Args), rec.Graph...) {
 		if strings.Contains(a, "MAX_VALUE") || strings.Contains(a, "MIN_VALUE") {
 			return true
 		}

@@ -76,6 +76,13 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 	isCtor := m.Kind == javaparse.KindConstructor
 
 	// Arrange: the receiver, and the arguments whose state is asserted afterwards.
+	arrange = append(arrange, rec.Graph...)
+	graphVars := map[string]bool{}
+	for _, l := range rec.Graph {
+		if f := strings.Fields(l); len(f) >= 3 && f[2] == "=" {
+			graphVars[f[1]] = true
+		}
+	}
 	recvVar := ""
 	if rec.Recv != nil {
 		recvVar = lowerCamel(lastDot(r.hdr.ReceiverType))
@@ -97,7 +104,7 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 		if i < len(m.Params) && m.Params[i].Name != "" {
 			name = m.Params[i].Name
 		}
-		if name == recvVar || name == "result" {
+		if name == recvVar || name == "result" || graphVars[name] {
 			name += "Arg"
 		}
 		arrange = append(arrange, fmt.Sprintf("%s %s = %s;", r.hdr.DeclTypes[i], name, args[i]))
@@ -369,6 +376,9 @@ func (r *renderer) assertValue(actual string, v value, st string, asserts, impor
 		return []string{fmt.Sprintf("%s(%s, %s);", use("assertEquals"), v.V, actual)}
 	case "enum", "equals":
 		return []string{fmt.Sprintf("%s(%s, %s);", use("assertEquals"), v.V, actual)}
+	case "same":
+		// a node of the input's graph: by identity, never by its toString
+		return []string{fmt.Sprintf("%s(%s, %s);", use("assertSame"), v.V, actual)}
 	case "array":
 		return []string{fmt.Sprintf("%s(%s, %s);", use("assertArrayEquals"), v.V, actual)}
 	case "darray":
@@ -457,6 +467,9 @@ func (r *renderer) name(rec *record, em emphasis) string {
 		}
 		b.WriteString(in.String())
 	}
+	if rec.GraphToken != "" {
+		b.WriteString("In" + rec.GraphToken)
+	}
 	if rec.RecvToken != "" {
 		b.WriteString("After" + rec.RecvToken)
 	}
@@ -501,6 +514,8 @@ func valueToken(v value) string {
 		return "Text"
 	case "enum":
 		return camelWords(strings.ToLower(lastDot(v.V)))
+	case "same":
+		return "Node" + capitalize(v.V)
 	case "array", "darray", "farray":
 		if strings.HasSuffix(v.V, "{}") {
 			return "EmptyArray"

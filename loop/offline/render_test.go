@@ -14,6 +14,7 @@ public class Box {
     public static Integer boxed(int x) { return x; }
     public void put(int[] xs) { }
     public static int halve(int x) throws java.io.IOException { return x / 2; }
+    public static Node last(Node start, java.util.List<Node> a) { return start; }
 }
 `
 
@@ -70,6 +71,17 @@ func TestRenderForms(t *testing.T) {
 			hdr:  header{ReturnType: "int", ClassRef: "Box"},
 			line: `{"i":0,"args":["-1"],"tokens":["Minus1"],"out":{"k":"throw","x":"IllegalStateException"}}`,
 			want: []string{"@Test(expected = IllegalStateException.class)", "halveThrowsIllegalStateExceptionForXMinus1() throws Exception {", "Box.halve(-1);"},
+		},
+		{
+			name: "a graph built in the Arrange step, the result asserted by identity", junit: 5, method: "last",
+			em:  emphasis{afterArgs: []int{1}},
+			hdr: header{ReturnType: "Node", ClassRef: "Box", DeclTypes: []string{"Node", "List<Node>"}},
+			line: `{"i":3,"args":["a","new ArrayList<>(Arrays.asList(a, b, c))"],"tokens":["A","ListOf3"],` +
+				`"graph":["// a chain: a -> b, b -> c","Node a = new Node(\"a\");","Node b = new Node(\"b\");","Node c = new Node(\"c\");","a.connect(b);","b.connect(c);"],` +
+				`"graphToken":"Chain","out":{"k":"ret","ret":{"k":"same","v":"c"},"after":[{"a":1,"r":{"k":"equals","v":"Arrays.asList(a, b, c)"}}]}}`,
+			want: []string{"void lastReturnsNodeCForStartAAListOf3InChain() {", "        // Arrange\n        // a chain: a -> b, b -> c\n        Node a = new Node(\"a\");",
+				"a.connect(b);\n        b.connect(c);\n        List<Node> aArg = new ArrayList<>(Arrays.asList(a, b, c));",
+				"Node result = Box.last(a, aArg);", "assertSame(c, result);", "assertEquals(Arrays.asList(a, b, c), aArg);"},
 		},
 		{
 			name: "JUnit 4 time limit", junit: 4, method: "halve", em: emphasis{timeout: true},

@@ -14,10 +14,17 @@ import org.faultbench.collect.Pagination;
 import org.faultbench.collect.RingBuffer;
 import org.faultbench.collect.Search;
 import org.faultbench.collect.SortedArrays;
+import org.faultbench.expr.Brackets;
 import org.faultbench.expr.ExpressionEvaluator;
+import org.faultbench.expr.InfixEvaluator;
 import org.faultbench.expr.RpnCalculator;
 import org.faultbench.graph.Graphs;
+import org.faultbench.graph.LinkedLists;
+import org.faultbench.graph.ListNode;
 import org.faultbench.graph.Node;
+import org.faultbench.graph.Paths;
+import org.faultbench.graph.SpanningTree;
+import org.faultbench.graph.Vertex;
 import org.faultbench.numeric.Bits;
 import org.faultbench.numeric.Combinatorics;
 import org.faultbench.numeric.Doubles;
@@ -353,5 +360,80 @@ final class Witnesses {
 
     static void expressionTrailing() {
         throwsIllegalArgument(() -> ExpressionEvaluator.evaluate("1 2"));
+    }
+
+    static void reachableChain() {
+        Node a = new Node("a");
+        Node b = new Node("b");
+        Node c = new Node("c");
+        a.connect(b);
+        b.connect(c);
+        eq(Arrays.asList(a, b, c), new java.util.ArrayList<>(Graphs.reachable(a)));
+    }
+
+    static void shortestPathChain() {
+        Node a = new Node("a");
+        Node b = new Node("b");
+        Node c = new Node("c");
+        a.connect(b);
+        b.connect(c);
+        eq(Arrays.asList(a, b, c), Graphs.shortestPath(a, c));
+    }
+
+    static void componentsDiamond() {
+        Node a = new Node("a");
+        Node b = new Node("b");
+        Node c = new Node("c");
+        Node d = new Node("d");
+        a.connect(b).connect(c);
+        b.connect(d);
+        c.connect(d);
+        eq(1, Graphs.componentCount(Arrays.asList(a, b, c, d)));
+    }
+
+    static void dijkstraLaterShorter() {
+        Vertex a = new Vertex("a");
+        Vertex b = new Vertex("b");
+        Vertex c = new Vertex("c");
+        Vertex d = new Vertex("d");
+        a.connect(b, 1).connect(c, 2);
+        b.connect(d, 5);
+        c.connect(d, 1);
+        eq(3L, Paths.distance(a, d));
+    }
+
+    static void primChain() {
+        Vertex a = new Vertex("a");
+        Vertex b = new Vertex("b");
+        Vertex c = new Vertex("c");
+        a.connect(b, 1);
+        b.connect(c, 2);
+        eq(3L, SpanningTree.weight(a));
+    }
+
+    static void floydChainOfThree() {
+        ListNode a = new ListNode(1);
+        ListNode b = new ListNode(2);
+        ListNode c = new ListNode(3);
+        a.setNext(b);
+        b.setNext(c);
+        eq(false, LinkedLists.hasCycle(a));
+    }
+
+    static void reverseChain() {
+        ListNode a = new ListNode(1);
+        ListNode b = new ListNode(2);
+        ListNode c = new ListNode(3);
+        a.setNext(b);
+        b.setNext(c);
+        check(LinkedLists.reverse(a) == c, "the new head is the last cell");
+    }
+
+    static void infixLeftAssociative() {
+        eq(3L, InfixEvaluator.evaluate(Arrays.<Object>asList(6, "-", 2, "-", 1)));
+    }
+
+    static void bracketsUnclosed() {
+        throwsIllegalArgument(() -> Brackets.maxDepth(Arrays.<Object>asList("(", 1)));
     }
 }

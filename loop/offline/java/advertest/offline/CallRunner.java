@@ -22,7 +22,7 @@ import java.util.concurrent.TimeoutException;
 final class CallRunner {
     private final ClassLoader loader;
     private final long callMillis;
-    private final Observer observer;
+    final Observer observer;
     private ThreadGroup group;
     private ExecutorService executor;
     private int groupCount;
@@ -137,7 +137,12 @@ final class CallRunner {
     private String call(Executable target, Class<?> c, Input in, Names names) throws Throwable {
         Object recv = null;
         Object[] args = new Object[in.args.size()];
+        observer.nodes = null;
         try {
+            if (in.graph != null) {
+                in.graph.build();
+                observer.nodes = in.graph.names();
+            }
             if (in.receiver != null) {
                 recv = in.receiver.make.make();
                 for (Call k : in.receiver.setup) {

@@ -123,6 +123,8 @@ public final class Explorer {
         output.header(declTypes, ret, recvType, classRef, new ArrayList<>(header.imports));
 
         Method take = probeTake();
+        Linked linked = gen.linkedOf(ptypes);
+        runner.observer.nodeType = linked == null ? null : linked.node;
         List<Input> inputs = plan(gen, c, target, pools, receivers, ptypes);
         long deadline = System.nanoTime() + budgetMillis * 1_000_000L;
         Set<String> seen = new HashSet<>();
@@ -148,7 +150,8 @@ public final class Explorer {
                     recvToken.append(k.token());
                 }
             }
-            String key = recvExpr + setup + argExprs;
+            List<String> graph = in.graph == null ? Collections.<String>emptyList() : in.graph.lines(names);
+            String key = graph + recvExpr + setup + argExprs;
             if (!seen.add(key)) {
                 continue;
             }
@@ -158,7 +161,7 @@ public final class Explorer {
             String outcome = runner.execute(target, c, in, names);
             String site = take == null ? null : (String) take.invoke(null);
             output.record(index++, argExprs, argTokens, in.receiver == null ? null : recvExpr, setup, recvToken.toString(),
-                outcome, new ArrayList<>(names.imports), site);
+                graph, in.graph == null ? "" : in.graph.token(), outcome, new ArrayList<>(names.imports), site);
             boolean bounded = outcome.startsWith("{\"k\":\"timeout\"") || outcome.startsWith("{\"k\":\"bound\"");
             if (bounded && ++timeouts >= maxTimeouts) {
                 break;
@@ -168,12 +171,14 @@ public final class Explorer {
     }
 
     /**
-     * The inputs in the order they run: the boundary combinations first (simplest first, at most
-     * two thirds of maxInputs), then seeded random ones.
+     * The inputs in the order they run: graphs of linked nodes (Inputs.graphInputs), the boundary
+     * combinations (simplest first, at most two thirds of maxInputs), then seeded random ones.
      */
     private List<Input> plan(Inputs gen, Class<?> c, Executable target, List<List<Gen>> pools, List<Receiver> receivers,
             Type[] ptypes) throws Unsupported {
-        List<Input> inputs = new ArrayList<>();
+        // linked inputs first: small graphs of the parameters' node class (few, and the
+        // boundary combinations below never link two nodes)
+        List<Input> inputs = new ArrayList<>(gen.graphInputs(ptypes, pools, receivers));
         List<List<Gen>> dims = new ArrayList<>(pools);
         List<Gen> recvIndex = new ArrayList<>();
         if (receivers != null) {

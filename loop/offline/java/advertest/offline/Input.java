@@ -7,10 +7,17 @@ import java.util.List;
 final class Input {
     final Receiver receiver;
     final List<Gen> args;
+    /** The graph the arguments' nodes belong to (Linked), built before the arguments are made; null for none. */
+    final Linked.Graph graph;
 
     Input(Receiver receiver, List<Gen> args) {
+        this(receiver, args, null);
+    }
+
+    Input(Receiver receiver, List<Gen> args, Linked.Graph graph) {
         this.receiver = receiver;
         this.args = args;
+        this.graph = graph;
     }
 
     /** How the receiver of an instance method is made: an enum constant, or a constructor and setup calls. */

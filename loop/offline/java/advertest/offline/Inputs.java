@@ -222,13 +222,20 @@ final class Inputs {
         } else if ((Collection.class.isAssignableFrom(c) || c == Iterable.class) && Types.concreteCollection(c) != null) {
             Class<?> conc = Types.concreteCollection(c);
             char kind = Set.class.isAssignableFrom(conc) ? 'S' : 'L';
-            List<Gen> elems = pool(Types.typeArg(type, 0), depth);
+            // a raw list holds anything: mixed tokens, as a List<Object> does
+            Type elemType = type instanceof Class ? Object.class : Types.typeArg(type, 0);
+            List<Gen> elems = pool(elemType, depth);
             if (kind == 'S' || conc == TreeSet.class) {
                 elems = Combinations.nonNull(elems);
             }
             out.add(new CollGen(kind, conc, Collections.<Gen>emptyList()));
-            List<List<Gen>> lists = new ArrayList<>(Combinations.small(elems));
-            lists.addAll(boundaryLists(Types.typeArg(type, 0)));
+            List<List<Gen>> lists = new ArrayList<>();
+            Class<?> ec = Types.raw(elemType);
+            if (kind == 'L' && (ec == Object.class || ec == String.class)) {
+                lists.addAll(tokenLists(ec == String.class));
+            }
+            lists.addAll(Combinations.small(elems));
+            lists.addAll(boundaryLists(elemType));
             for (List<Gen> es : lists) {
                 if (kind == 'S' && distinctValues(es) < es.size()) {
                     continue;
@@ -282,6 +289,167 @@ final class Inputs {
         }
         if (boxedType) {
             out.add(Gen.NULL);
+        }
+        return out;
+    }
+
+    /**
+     * Inputs over linked nodes (Linked): for each graph its node parameters bound to its nodes
+     * (the first, the last, the others), a collection or array of nodes to all of them, all in
+     * reverse, the first alone, or none; the other parameters at their simplest values; the
+     * receiver the first one known. Empty when no parameter holds nodes of a linked class.
+     */
+    List<Input> graphInputs(Type[] ptypes, List<List<Gen>> pools, List<Receiver> receivers) {
+        List<Input> out = new ArrayList<>();
+        Linked linked = linkedOf(ptypes);
+        if (linked == null) {
+            return out;
+        }
+        boolean first = true;
+        for (Linked.Graph g : linked.graphs(ints)) {
+            List<List<Gen>> options = new ArrayList<>();
+            for (int i = 0; i < ptypes.length; i++) {
+                options.add(graphOptions(ptypes[i], linked, g, pools.get(i), first));
+            }
+            first = false;
+            for (int[] idx : Combinations.diagonal(Combinations.sizes(options), 6)) {
+                out.add(new Input(receivers == null ? null : receivers.get(0), Combinations.pick(options, idx), g));
+            }
+        }
+        return out;
+    }
+
+    /** The linked structure of the first parameter that holds nodes, or null. */
+    Linked linkedOf(Type[] ptypes) {
+        for (Type t : ptypes) {
+            Linked linked = Linked.of(Linked.nodeClassOf(t), access);
+            if (linked != null) {
+                return linked;
+            }
+        }
+        return null;
+    }
+
+    private static List<Gen> graphOptions(Type t, Linked linked, Linked.Graph g, List<Gen> pool, boolean withEmpty) {
+        Class<?> c = Types.raw(t);
+        int n = g.shape.n;
+        List<Gen> all = new ArrayList<>();
+        List<Gen> reversed = new ArrayList<>();
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            all.add(new Linked.NodeRef(g, i));
+            reversed.add(0, new Linked.NodeRef(g, i));
+        }
+        order.add(0);
+        if (n > 1) {
+            order.add(n - 1);
+        }
+        for (int i = 1; i < n - 1; i++) {
+            order.add(i);
+        }
+        List<Gen> out = new ArrayList<>();
+        if (c != Object.class && c.isAssignableFrom(linked.node)) {
+            for (int i : order) {
+                out.add(all.get(i));
+            }
+            return out;
+        }
+        if (Linked.nodeClassOf(t) == linked.node) {
+            List<List<Gen>> lists = new ArrayList<>();
+            lists.add(all);
+            if (n > 1) {
+                lists.add(reversed);
+                lists.add(all.subList(0, 1));
+            }
+            if (withEmpty) {
+                lists.add(Collections.<Gen>emptyList());
+            }
+            Class<?> conc = c.isArray() ? null : Types.concreteCollection(c);
+            for (List<Gen> l : lists) {
+                if (c.isArray()) {
+                    out.add(new ArrayGen(linked.node, l));
+                } else if (conc != null) {
+                    out.add(new CollGen(Set.class.isAssignableFrom(conc) ? 'S' : 'L', conc, l));
+                }
+            }
+            if (!out.isEmpty()) {
+                return out;
+            }
+        }
+        List<Gen> simple = Combinations.nonNull(pool);
+        return simple.isEmpty() ? pool : simple.subList(0, Math.min(2, simple.size()));
+    }
+
+    /**
+     * Short token streams for a parser or evaluator: numbers (as elems' kind: Integer for
+     * Object elements, digit strings for String ones) mixed with the method's own short
+     * non-numeric string literals ("+", "(", "dup"), valid and invalid: one token, an operator
+     * between or after two numbers, two operators in a row of equal or different precedence,
+     * brackets balanced, nested, unclosed or stray, a division by zero, a token the method does
+     * not know. None when the method has no such literal.
+     */
+    List<List<Gen>> tokenLists(boolean asStrings) {
+        List<String> ops = new ArrayList<>();
+        boolean open = false;
+        boolean close = false;
+        for (String s : strings) {
+            if (s.isEmpty() || s.length() > 6 || s.trim().isEmpty() || s.matches("-?\\d+(\\.\\d+)?") || ops.contains(s)) {
+                continue;
+            }
+            if (s.equals("(")) {
+                open = true;
+            } else if (s.equals(")")) {
+                close = true;
+            } else if (ops.size() < 6) {
+                ops.add(s);
+            }
+        }
+        List<List<Object>> seqs = new ArrayList<>();
+        if (ops.isEmpty() && !open) {
+            return Collections.emptyList();
+        }
+        seqs.add(Arrays.<Object>asList(6));
+        for (String o : ops) {
+            seqs.add(Arrays.<Object>asList(6, o, 2));
+            seqs.add(Arrays.<Object>asList(6, 2, o));
+            seqs.add(Arrays.<Object>asList(o));
+            seqs.add(Arrays.<Object>asList(6, o));
+            seqs.add(Arrays.<Object>asList(o, 6));
+            seqs.add(Arrays.<Object>asList(6, o, 0));
+            seqs.add(Arrays.<Object>asList(6, 0, o));
+        }
+        for (int i = 0; i < Math.min(4, ops.size()); i++) {
+            for (int j = 0; j < Math.min(4, ops.size()); j++) {
+                seqs.add(Arrays.<Object>asList(6, ops.get(i), 2, ops.get(j), 1));
+                seqs.add(Arrays.<Object>asList(6, 2, ops.get(i), 1, ops.get(j)));
+            }
+        }
+        if (open || close) {
+            String o = ops.isEmpty() ? null : ops.get(0);
+            String o2 = ops.size() > 1 ? ops.get(1) : o;
+            seqs.add(Arrays.<Object>asList("(", 6, ")"));
+            seqs.add(Arrays.<Object>asList("("));
+            seqs.add(Arrays.<Object>asList(")"));
+            seqs.add(Arrays.<Object>asList("(", 6));
+            seqs.add(Arrays.<Object>asList(6, ")"));
+            seqs.add(Arrays.<Object>asList(")", 6, "("));
+            seqs.add(Arrays.<Object>asList("(", "(", 6, ")", ")"));
+            seqs.add(Arrays.<Object>asList("(", "(", 6, ")"));
+            seqs.add(Arrays.<Object>asList("(", ")"));
+            if (o != null) {
+                seqs.add(Arrays.<Object>asList("(", 6, o, 2, ")", o2, 1));
+                seqs.add(Arrays.<Object>asList(6, o, "(", 2, o2, 1, ")"));
+            }
+        }
+        seqs.add(Arrays.<Object>asList(6, "?", 2));
+        List<List<Gen>> out = new ArrayList<>();
+        for (List<Object> seq : seqs) {
+            List<Gen> es = new ArrayList<>();
+            for (Object t : seq) {
+                String str = asStrings || t instanceof String ? String.valueOf(t) : null;
+                es.add(str != null ? new Const(str, Exprs.stringExpr(str), Exprs.stringToken(str)) : Exprs.intConst(int.class, (Integer) t));
+            }
+            out.add(es);
         }
         return out;
     }

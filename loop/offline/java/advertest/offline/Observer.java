@@ -28,6 +28,20 @@ final class Observer {
     static final int MAX_CHARS = 2000;
 
     private final Access access;
+    /**
+     * The nodes of the current call's graph (Linked) by identity, as the test names them; null
+     * when the input has none. A result that is one of them, or a list or set of them, is
+     * written with those names (assertSame(c, result), Arrays.asList(a, b, c)): node objects
+     * are never observed through their toString.
+     */
+    java.util.Map<Object, String> nodes;
+    /**
+     * The node class of the method's linked parameters (Linked), for every input: getters
+     * returning it are observed (by identity), and collections holding nodes that no name
+     * covers are asserted by their size.
+     */
+    Class<?> nodeType;
+    private final Map<Class<?>, Boolean> linkedCache = new java.util.HashMap<>();
 
     Observer(Access access) {
         this.access = access;
@@ -48,7 +62,7 @@ final class Observer {
                 && c.isEnum() || n.equals("ordinal") || n.equals("getDeclaringClass")) {
                 continue;
             }
-            if (!observable(m.getReturnType())) {
+            if (!observable(m.getReturnType()) && !(nodeType != null && m.getReturnType() == nodeType)) {
                 continue;
             }
             out.add(m);
@@ -84,6 +98,22 @@ final class Observer {
         }
         Class<?> c = v.getClass();
         Class<?> sp = Types.unbox(staticType);
+        if (nodes != null || nodeType != null) {
+            String name = nodeName(v);
+            if (name != null) {
+                return JsonText.obj("k", "same", "v", name);
+            }
+            if (c.isArray() || v instanceof Collection || v instanceof Map) {
+                String e = nodeExpr(v, names);
+                if (e != null) {
+                    return JsonText.obj("k", c.isArray() ? "array" : "equals", "v", e);
+                }
+                if (containsNode(v, new int[] {MAX_ELEMENTS})) {
+                    int n = c.isArray() ? Array.getLength(v) : v instanceof Map ? ((Map<?, ?>) v).size() : ((Collection<?>) v).size();
+                    return big(n, fingerprint(v, 200_000), c.isArray() ? "length" : "size()");
+                }
+            }
+        }
         if (c == Double.class || c == Float.class) {
             boolean f = c == Float.class;
             return JsonText.obj("k", f ? "float" : "double", "v", Exprs.doubleExpr(((Number) v).doubleValue(), f));
@@ -192,6 +222,87 @@ final class Observer {
         return sb.append('}').toString();
     }
 
+    /**
+     * v written with the current graph's node names: a node, a list or set (nested too) or an
+     * object array of nodes, literals and nulls; null when something in it has no such form.
+     */
+    private String nodeExpr(Object v, Names names) {
+        if (v == null) {
+            return "null";
+        }
+        String name = nodeName(v);
+        if (name != null) {
+            return name;
+        }
+        String lit = Exprs.literal(v);
+        if (lit != null) {
+            return lit;
+        }
+        List<String> parts = new ArrayList<>();
+        Iterable<?> elems;
+        if (v instanceof Object[]) {
+            elems = Arrays.asList((Object[]) v);
+        } else if (v instanceof List || v instanceof Set) {
+            elems = (Collection<?>) v;
+        } else {
+            return null;
+        }
+        for (Object e : elems) {
+            String x = nodeExpr(e, names);
+            if (x == null || parts.size() >= MAX_ELEMENTS) {
+                return null;
+            }
+            parts.add(x);
+        }
+        String joined = String.join(", ", parts);
+        if (v instanceof Object[]) {
+            return "new " + names.erased(v.getClass().getComponentType()) + "[]{" + joined + "}";
+        }
+        if (parts.isEmpty()) {
+            names.imports.add("java.util.Collections");
+            return v instanceof List ? "Collections.emptyList()" : "Collections.emptySet()";
+        }
+        names.imports.add("java.util.Arrays");
+        if (v instanceof List) {
+            return "Arrays.asList(" + joined + ")";
+        }
+        names.imports.add("java.util.HashSet");
+        return "new HashSet<>(Arrays.asList(" + joined + "))";
+    }
+
+    /** Whether v (an array, collection or map, nested ones looked into, at most budget elements) holds a node of the current graph. */
+    private boolean containsNode(Object v, int[] budget) {
+        if (v == null || --budget[0] < 0) {
+            return false;
+        }
+        if (nodeName(v) != null || nodeType != null && nodeType.isInstance(v) || linkedClass(v.getClass())) {
+            return true;
+        }
+        Iterable<?> elems = v instanceof Object[] ? Arrays.asList((Object[]) v) : v instanceof Collection ? (Collection<?>) v
+            : v instanceof Map ? ((Map<?, ?>) v).entrySet() : null;
+        if (v instanceof Map.Entry) {
+            return containsNode(((Map.Entry<?, ?>) v).getKey(), budget) || containsNode(((Map.Entry<?, ?>) v).getValue(), budget);
+        }
+        if (elems == null) {
+            return false;
+        }
+        for (Object e : elems) {
+            if (containsNode(e, budget)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String nodeName(Object v) {
+        return nodes == null ? null : nodes.get(v);
+    }
+
+    /** Whether c is a node class (Linked): its toString is never observed, its instances are named or counted. */
+    private boolean linkedClass(Class<?> c) {
+        return linkedCache.computeIfAbsent(c, k -> Linked.of(k, access) != null);
+    }
+
     static String deepString(Object v) {
         if (v instanceof Object[]) {
             return Arrays.deepToString((Object[]) v);
@@ -216,7 +327,7 @@ final class Observer {
             sb.append(n++ == 0 ? "" : ",").append("{\"m\":").append(JsonText.json(m.getName() + "()"))
                 .append(",\"st\":").append(JsonText.json(m.getReturnType().getName())).append(",\"r\":").append(r).append('}');
         }
-        if (overridesToString(c)) {
+        if (overridesToString(c) && !linkedClass(c)) {
             String r;
             try {
                 String text = String.valueOf(target);

@@ -33,10 +33,11 @@ final class Output implements AutoCloseable {
 
     /**
      * One input and its outcome (the JSON CallRunner made); recv is null for static methods and
-     * constructors; site, when a probe watched the mutated expression, is the JSON of what it saw.
+     * constructors; graph the Arrange lines that build the input's linked nodes (empty for none);
+     * site, when a probe watched the mutated expression, is the JSON of what it saw.
      */
     void record(int index, List<String> args, List<String> tokens, String recv, List<String> setup, String recvToken,
-            String outcome, List<String> imports, String site) throws IOException {
+            List<String> graph, String graphToken, String outcome, List<String> imports, String site) throws IOException {
         StringBuilder line = new StringBuilder("{\"i\":").append(index);
         line.append(",\"args\":").append(JsonText.array(args));
         line.append(",\"tokens\":").append(JsonText.array(tokens));
@@ -44,6 +45,10 @@ final class Output implements AutoCloseable {
             line.append(",\"recv\":").append(JsonText.json(recv));
             line.append(",\"setup\":").append(JsonText.array(setup));
             line.append(",\"recvToken\":").append(JsonText.json(recvToken));
+        }
+        if (!graph.isEmpty()) {
+            line.append(",\"graph\":").append(JsonText.array(graph));
+            line.append(",\"graphToken\":").append(JsonText.json(graphToken));
         }
         line.append(",\"out\":").append(outcome);
         line.append(",\"imports\":").append(JsonText.array(imports));

@@ -4,10 +4,13 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Algorithms over Node graphs. */
 public final class Graphs {
@@ -74,5 +77,84 @@ public final class Graphs {
             throw new IllegalArgumentException("the graph has a cycle");
         }
         return order;
+    }
+
+    /** Every node reachable from start (start included), in the order a depth-first search meets them. */
+    public static Set<Node> reachable(Node start) {
+        Set<Node> seen = new LinkedHashSet<>();
+        Deque<Node> stack = new ArrayDeque<>();
+        stack.push(start);
+        while (!stack.isEmpty()) {
+            Node n = stack.pop();
+            if (seen.add(n)) {
+                List<Node> next = n.getNeighbours();
+                for (int i = next.size() - 1; i >= 0; i--) {
+                    stack.push(next.get(i));
+                }
+            }
+        }
+        return seen;
+    }
+
+    /**
+     * A path with the fewest edges from start to goal, both included ([start] when they are the
+     * same node), or an empty list when goal is out of reach.
+     */
+    public static List<Node> shortestPath(Node start, Node goal) {
+        Map<Node, Node> parent = new HashMap<>();
+        Deque<Node> queue = new ArrayDeque<>();
+        parent.put(start, null);
+        queue.add(start);
+        while (!queue.isEmpty()) {
+            Node current = queue.poll();
+            if (current == goal) {
+                List<Node> path = new ArrayList<>();
+                for (Node n = goal; n != null; n = parent.get(n)) {
+                    path.add(n);
+                }
+                Collections.reverse(path);
+                return path;
+            }
+            for (Node next : current.getNeighbours()) {
+                if (!parent.containsKey(next)) {
+                    parent.put(next, current);
+                    queue.add(next);
+                }
+            }
+        }
+        return new ArrayList<>();
+    }
+
+    /**
+     * The number of connected components of the nodes, edges taken in both directions; edges to
+     * nodes outside the collection are ignored.
+     */
+    public static int componentCount(Collection<Node> nodes) {
+        Map<Node, Node> parent = new HashMap<>();
+        for (Node n : nodes) {
+            parent.put(n, n);
+        }
+        int count = parent.size();
+        for (Node n : nodes) {
+            for (Node m : n.getNeighbours()) {
+                if (!parent.containsKey(m)) {
+                    continue;
+                }
+                Node a = root(parent, n);
+                Node b = root(parent, m);
+                if (a != b) {
+                    parent.put(a, b);
+                    count--;
+                }
+            }
+        }
+        return count;
+    }
+
+    private static Node root(Map<Node, Node> parent, Node n) {
+        while (parent.get(n) != n) {
+            n = parent.get(n);
+        }
+        return n;
     }
 }
