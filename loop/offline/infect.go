@@ -185,8 +185,14 @@ func siteSpan(src []byte, start, end int) (span, bool) {
 				break
 			}
 			n = next
-			if expressionTypes[n.Type()] {
+			switch t := n.Type(); {
+			case expressionTypes[t]:
 				best = n
+			case t == "block" || t == "lambda_expression" || t == "class_body" || strings.HasSuffix(t, "_statement") ||
+				t == "local_variable_declaration":
+				// the site is an expression of the innermost statement, never one around it
+				// (a call whose lambda holds the change)
+				best = nil
 			}
 		}
 		// an identifier or access that is not a value: a method's name, an assignment's

@@ -23,6 +23,10 @@ class C {
         }
         i++;
         foo();
+        java.util.function.IntUnaryOperator op = k -> {
+            int j = k * 2;
+            return j;
+        };
         return Math.max(value, lo);
     }
 
@@ -44,6 +48,9 @@ class C {
 		{from: "i++;", to: "i--;", orig: "i++", mut: "i--"},
 		{from: "return Math.max(value, lo);", to: "return Math.min(value, lo);", orig: "Math.max(value, lo)", mut: "Math.min(value, lo)"},
 		{from: "foo();", to: "", noWrapping: true},
+		{from: "int j = k * 2;", to: "int j = k * 3;", orig: "k * 2", mut: "k * 3"},
+		{from: "return j;", to: "return j + 1;", orig: "j", mut: "j + 1"},
+		{from: "int j = k * 2;", to: "long j = k * 2;", noWrapping: true},
 	}
 	lines := strings.Split(src, "\n")
 	for _, c := range cases {
