@@ -263,7 +263,7 @@ func Round(ctx context.Context, proj Project, t *Target, known []report.Mutant, 
 			return err
 		}
 		// The method changed: every verdict is given again.
-		g.verdicts = map[string]report.Mutant{}
+		g.verdicts, g.digests = map[string]report.Mutant{}, map[string]string{}
 		return g.evaluate(ctx, 2, "M", 2)
 	}()
 	out := g.outcome()

@@ -63,11 +63,13 @@ type game struct {
 	// pool holds every mutant in the order they were proposed; verdicts their last verdict.
 	pool     []mutants.Mutant
 	verdicts map[string]report.Mutant
-	base     *engine.Baseline
-	rounds   []report.Round
-	rep      *report.Report
-	stats    engine.Stats
-	dropped  int
+	// digests are the mutants' bytecode digests (engine.Stats.Digests), by id.
+	digests map[string]string
+	base    *engine.Baseline
+	rounds  []report.Round
+	rep     *report.Report
+	stats   engine.Stats
+	dropped int
 
 	// targeted are the mutants T was asked to kill; equivalence the judge's verdicts, and
 	// judged its counts (nil when no judge played).
@@ -123,6 +125,7 @@ func newGame(proj Project, t *Target, cfg Config, agents Agents, sink EventSink)
 		},
 		suite:     &Suite{Package: pctx.Package, ClassName: className, JUnit: junit},
 		verdicts:  map[string]report.Mutant{},
+		digests:   map[string]string{},
 		rep:       &report.Report{Target: t.ReportTarget(proj.ModuleRoot())},
 		targeted:  map[string]bool{},
 		noTestWhy: map[string]string{},
@@ -487,9 +490,13 @@ func (g *game) evaluate(ctx context.Context, round int, agentName string, rounds
 	opts.Progress = func(done, total int) {
 		g.sink.emit(Event{Phase: PhaseEvaluate, Round: round, Rounds: rounds, Agent: agentName, Done: done, Total: total, Mutants: len(g.pool)})
 	}
+	opts.Known = g.knownBytecode(todo)
 	verdicts, st, err := engine.Evaluate(ctx, g.proj, subj, suite, base, todo, opts)
 	for _, v := range verdicts {
 		g.verdicts[v.ID] = v
+	}
+	for id, d := range st.Digests {
+		g.digests[id] = d
 	}
 	g.stats.Mutants += st.Mutants
 	g.stats.TestExecutions += st.TestExecutions
@@ -506,6 +513,26 @@ func (g *game) evaluate(ctx context.Context, round int, agentName string, rounds
 		Mutants: len(all), Killed: c[report.Killed], Survived: c[report.Survived], Score: score, Verdicts: all,
 		Message: fmt.Sprintf("round %d/%d · %d mutants · %s", round, rounds, len(all), scoreText(score))})
 	return err
+}
+
+// knownBytecode maps the digests of the mutants an evaluation of todo leaves alone, killed or
+// timed out in an earlier round, to their ids (the first in the pool's order): a new mutant
+// with one of them is their duplicate.
+func (g *game) knownBytecode(todo []mutants.Mutant) map[string]string {
+	again := map[string]bool{}
+	for _, m := range todo {
+		again[m.ID] = true
+	}
+	known := map[string]string{}
+	for _, m := range g.pool {
+		v, ok := g.verdicts[m.ID]
+		d := g.digests[m.ID]
+		if !ok || again[m.ID] || d == "" || known[d] != "" || (v.Status != report.Killed && v.Status != report.Timeout) {
+			continue
+		}
+		known[d] = m.ID
+	}
+	return known
 }
 
 func scoreText(s *float64) string {

@@ -847,3 +847,41 @@ func TestBrokenAgentCostsOnlyCoverage(t *testing.T) {
 		t.Error("the pool still starts workers with the broken agent")
 	}
 }
+
+// Digests come through the protocol: a mutant that javac compiles to the original's bytecode
+// has the original's digest, another mutant another one, and a run whose digested override has
+// a digest it is told to skip compiles and runs no test.
+func TestDigestsAndSkippedRuns(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	src := readSource(t, fx.j4, "org/acme/Calc.java")
+	all := []TestID{{Class: "org.acme.CalcTest"}}
+	digest := func(text string) string {
+		t.Helper()
+		cr, err := p.Compile(context.Background(), []Source{{ClassName: "org.acme.Calc", Text: text, Digest: true}})
+		if err != nil || !cr.OK {
+			t.Fatalf("compile: %v %+v", err, cr)
+		}
+		d, ok := cr.Digests["org.acme.Calc"]
+		if !ok || d.Original == "" || d.Opaque || len(d.Mutants) != 0 {
+			t.Fatalf("digests %+v: want one for org.acme.Calc", cr.Digests)
+		}
+		return d.Original
+	}
+	orig := digest(src)
+	dead := mutate(t, src, "return a + b;", "if (false) { System.out.println(a); } return a + b;")
+	if digest(dead) != orig {
+		t.Errorf("code under if (false) is compiled away, yet the digests differ")
+	}
+	other := mutate(t, src, "return a + b;", "return a - b;")
+	if digest(other) == orig {
+		t.Errorf("a - b has the digest of a + b")
+	}
+	r := run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: dead, Digest: true}}, Tests: all, SkipDigests: []string{orig}})
+	if !r.Compile.OK || len(r.Tests) != 0 || r.Compile.Digests["org.acme.Calc"].Original != orig {
+		t.Errorf("a run with the skipped digest: compile %+v, %d tests ran; want the digest and none", r.Compile, len(r.Tests))
+	}
+	r = run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: other, Digest: true}}, Tests: all, SkipDigests: []string{orig}})
+	if len(r.Tests) == 0 {
+		t.Errorf("a run with another digest ran no test")
+	}
+}

@@ -57,6 +57,10 @@ type Options struct {
 	PerMutant bool
 	// Progress, when set, is called after each mutant with the counts so far.
 	Progress func(done, total int)
+	// Known maps bytecode digests (Stats.Digests of earlier evaluations) to the id of a mutant
+	// outside this evaluation that has its verdict: a mutant that compiles to one of them is a
+	// duplicate of that mutant and runs no test.
+	Known map[string]string
 }
 
 func (o Options) budget(normal time.Duration) time.Duration {
@@ -323,6 +327,9 @@ type Stats struct {
 	Equivalent, Duplicate int
 	// DigestTime adds up what the worker spent computing the bytecode digests.
 	DigestTime time.Duration
+	// Digests maps each mutant id to its bytecode digest, for the mutants that got one: what a
+	// later evaluation's Options.Known is made of.
+	Digests map[string]string
 
 	inSchema bool
 	digest   string // the mutant's own compile's digest
@@ -357,7 +364,7 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 			stats.DigestTime += sch.digestTime
 		}
 	}
-	bc := newBytecode(base, sch, len(ms))
+	bc := newBytecode(base, sch, len(ms), opts.Known)
 	decided := bc.planSchema(ms, sch)
 	for i := range decided {
 		v := newVerdict(ms[i]) // pending: resolve gives it its verdict

@@ -38,10 +38,15 @@ type bytecode struct {
 	// known are digests whose verdict the evaluation has or will have: a run of a mutant with
 	// one of them (or an original digest) runs no test.
 	known map[string]bool
+	// prior maps the digests of mutants outside the evaluation (Options.Known) to their ids.
+	prior map[string]string
 }
 
-func newBytecode(base *Baseline, sch *schema, n int) *bytecode {
-	b := &bytecode{original: map[string]bool{}, digest: make([]string, n), evidence: make([]string, n), known: map[string]bool{}}
+func newBytecode(base *Baseline, sch *schema, n int, prior map[string]string) *bytecode {
+	b := &bytecode{original: map[string]bool{}, digest: make([]string, n), evidence: make([]string, n), known: map[string]bool{}, prior: prior}
+	for d := range prior {
+		b.known[d] = true
+	}
 	if base != nil && base.digest != "" {
 		b.original[base.digest] = true
 	}
@@ -79,7 +84,7 @@ func (b *bytecode) planSchema(ms []mutants.Mutant, sch *schema) map[int]bool {
 			b.evidence[i] = evidenceSameArm
 		}
 		b.digest[i] = d
-		if b.original[d] || first[d] {
+		if b.original[d] || first[d] || b.prior[d] != "" {
 			skip[i] = true
 			continue
 		}
@@ -133,11 +138,13 @@ func subjectDigest(cr *harness.CompileResult, class string) string {
 // was cut short) is dropped, with its duplicates.
 func (b *bytecode) resolve(ms []mutants.Mutant, results []*report.Mutant, st *Stats) {
 	rep := map[string]int{}
+	st.Digests = map[string]string{}
 	for i, v := range results {
 		d := b.digest[i]
 		if v == nil || d == "" {
 			continue
 		}
+		st.Digests[ms[i].ID] = d
 		if b.original[d] {
 			ev := b.evidence[i]
 			if ev == "" {
@@ -146,6 +153,12 @@ func (b *bytecode) resolve(ms []mutants.Mutant, results []*report.Mutant, st *St
 			*v = bytecodeVerdict(*v, report.Equivalent)
 			v.Equivalence = &report.Equivalence{Verdict: report.VerdictEquivalent, By: "bytecode", Evidence: ev}
 			st.Equivalent++
+			continue
+		}
+		if id := b.prior[d]; id != "" && !b.original[d] {
+			*v = bytecodeVerdict(*v, report.Duplicate)
+			v.DuplicateOf = id
+			st.Duplicate++
 			continue
 		}
 		j, seen := rep[d]

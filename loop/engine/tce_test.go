@@ -61,6 +61,21 @@ func readTestdata(t *testing.T, name string) string {
 	return string(b)
 }
 
+// openCorpus is the corpus's class and tests on the example project's pool, with their baseline.
+func openCorpus(t *testing.T) (*fixture, string, engine.Subject, engine.Suite, *engine.Baseline) {
+	t.Helper()
+	f := openExample(t, "maven-calculator")
+	src := readTestdata(t, "Folding.java")
+	test := harness.Source{ClassName: "org.acme.FoldingTest", Text: readTestdata(t, "FoldingTest.java")}
+	subj := engine.Subject{Class: "org.acme.Folding", Source: []byte(src), StartLine: 1, EndLine: strings.Count(src, "\n")}
+	suite := engine.Suite{Tests: []harness.TestID{{Class: test.ClassName}}, Extra: []harness.Source{test}}
+	base, err := engine.RunBaseline(context.Background(), f.proj.Pool, subj, suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, src, subj, suite, base
+}
+
 // corpusMutant builds case c's mutant of src.
 func corpusMutant(t *testing.T, src string, c tceCase) mutants.Mutant {
 	t.Helper()
@@ -86,16 +101,8 @@ func corpusMutant(t *testing.T, src string, c tceCase) mutants.Mutant {
 // they copy, neither runs a test nor counts in the score, and a killable mutant (and x * 1,
 // which javac does not fold) is not marked — compiled one by one and in a mutant schema.
 func TestBytecodeEquivalenceCorpus(t *testing.T) {
-	f := openExample(t, "maven-calculator")
+	f, src, subj, suite, base := openCorpus(t)
 	ctx := context.Background()
-	src := readTestdata(t, "Folding.java")
-	test := harness.Source{ClassName: "org.acme.FoldingTest", Text: readTestdata(t, "FoldingTest.java")}
-	subj := engine.Subject{Class: "org.acme.Folding", Source: []byte(src), StartLine: 1, EndLine: strings.Count(src, "\n")}
-	suite := engine.Suite{Tests: []harness.TestID{{Class: test.ClassName}}, Extra: []harness.Source{test}}
-	base, err := engine.RunBaseline(ctx, f.proj.Pool, subj, suite)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if len(base.Passing) != 7 || len(base.Failing) != 0 {
 		t.Fatalf("the corpus's tests on the original: passing %v, failing %v", base.Passing, base.Failing)
 	}
@@ -156,9 +163,10 @@ func TestBytecodeEquivalenceCorpus(t *testing.T) {
 		if st.Equivalent != want[report.Equivalent] || st.Duplicate != want[report.Duplicate] {
 			t.Errorf("%s: stats say %d equivalent, %d duplicate; want %d, %d", mode.name, st.Equivalent, st.Duplicate, want[report.Equivalent], want[report.Duplicate])
 		}
-		// Neither equivalent nor duplicate mutants run a test: only the others do, one test
-		// each (the corpus's tests each cover one method).
-		if n := len(ms) - st.Equivalent - st.Duplicate; st.TestExecutions > n {
+		// Equivalent mutants run no test: only the others do, one test each (the corpus's
+		// tests each cover one method). A duplicate runs none either, unless its twin was
+		// still running when it compiled.
+		if n := len(ms) - st.Equivalent; st.TestExecutions > n {
 			t.Errorf("%s: %d test executions for %d mutants that needed a run", mode.name, st.TestExecutions, n)
 		}
 		rep := report.Report{Mutants: verdicts}
@@ -168,5 +176,33 @@ func TestBytecodeEquivalenceCorpus(t *testing.T) {
 			t.Errorf("%s: score %v, want %d/%d (equivalent and duplicate mutants not counted)", mode.name, rep.MutationScore, killed, killed+survived)
 		}
 		t.Logf("%s: %v; %d in the schema, compile %v, digests %v, wall %v", mode.name, report.Counts(verdicts), st.InSchema, st.CompileTime, st.DigestTime, st.Wall)
+	}
+}
+
+// TestKnownBytecodeMakesDuplicates: a mutant that compiles to the bytecode of a mutant an
+// earlier evaluation decided (Options.Known, from that evaluation's Stats.Digests) is its
+// duplicate and runs no test — in the schema and alone.
+func TestKnownBytecodeMakesDuplicates(t *testing.T) {
+	f, src, subj, suite, base := openCorpus(t)
+	ctx := context.Background()
+	first := corpusMutant(t, src, tceCorpus[2])  // (2 * 3) → (2 + 3): killed
+	twin := corpusMutant(t, src, tceCorpus[3])   // (2 * 3) → (1 + 4): the same bytecode
+	other := corpusMutant(t, src, tceCorpus[16]) // (1 + 1) → (1 + 2) in Box: killed, another bytecode
+	vs, st, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, []mutants.Mutant{first}, engine.Options{PerMutant: true})
+	if err != nil || len(vs) != 1 || vs[0].Status != report.Killed || st.Digests[first.ID] == "" {
+		t.Fatalf("the first round: %v %+v digests %v", err, vs, st.Digests)
+	}
+	known := map[string]string{st.Digests[first.ID]: first.ID}
+	for _, perMutant := range []bool{true, false} {
+		vs, st2, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, []mutants.Mutant{twin, other}, engine.Options{PerMutant: perMutant, Known: known})
+		if err != nil || len(vs) != 2 {
+			t.Fatalf("perMutant %v: %v %+v", perMutant, err, vs)
+		}
+		if vs[0].Status != report.Duplicate || vs[0].DuplicateOf != first.ID {
+			t.Errorf("perMutant %v: the twin is %s of %q, want a duplicate of %s", perMutant, vs[0].Status, vs[0].DuplicateOf, first.ID)
+		}
+		if vs[1].Status != report.Killed || st2.TestExecutions != 1 {
+			t.Errorf("perMutant %v: the other mutant is %s after %d test executions, want killed by the one test it runs", perMutant, vs[1].Status, st2.TestExecutions)
+		}
 	}
 }
