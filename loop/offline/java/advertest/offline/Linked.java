@@ -18,7 +18,8 @@ import java.util.Map;
  * takes another instance (node.connect(other), node.connect(other, weight), cell.setNext(other),
  * tree.setLeft(child)), made through a public constructor of simple labels (a name, a number).
  * Such a parameter gets small graphs of named nodes (one node, a chain, a cycle, a cycle behind
- * an acyclic start, a diamond, two components, a self-loop), with weights from boundary values
+ * an acyclic start, a diamond, two components, a self-loop, a chain of five, two paths of
+ * different lengths to one node), with weights from boundary values
  * where the mutator takes numbers. Every parameter of an input that is a node, or a collection
  * or array of nodes, points into the same graph; the generated test builds the graph in its
  * Arrange step, one variable per node, and the Observer names result nodes by those variables.
@@ -146,7 +147,9 @@ final class Linked {
         new Shape("Lasso", "a cycle behind an acyclic start", 3, new int[] {0, 1}, new int[] {1, 2}, new int[] {2, 1}),
         new Shape("TwoComponents", "two components", 4, new int[] {0, 1}, new int[] {2, 3}),
         new Shape("SelfLoop", "a self-loop", 1, new int[] {0, 0}),
-        new Shape("LongChain", "a chain of five", 5, new int[] {0, 1}, new int[] {1, 2}, new int[] {2, 3}, new int[] {3, 4}));
+        new Shape("LongChain", "a chain of five", 5, new int[] {0, 1}, new int[] {1, 2}, new int[] {2, 3}, new int[] {3, 4}),
+        new Shape("TwoPaths", "two paths from a to e, the short one through b added first", 5, new int[] {0, 1}, new int[] {0, 2},
+            new int[] {2, 3}, new int[] {3, 4}, new int[] {1, 4}));
 
     /**
      * The graphs to try, simplest first: each shape this class can make, unweighted or with

@@ -113,7 +113,7 @@ class LinkedTest {
         for (Linked.Graph g : l.graphs(new long[0])) {
             tokens.add(g.token());
         }
-        assertEquals(Arrays.asList("OneNode", "Chain", "Diamond", "Cycle", "Lasso", "TwoComponents", "SelfLoop", "LongChain"), tokens);
+        assertEquals(Arrays.asList("OneNode", "Chain", "Diamond", "Cycle", "Lasso", "TwoComponents", "SelfLoop", "LongChain", "TwoPaths"), tokens);
         Linked.Graph d = graph(l, "Diamond");
         Object[] n = d.build();
         Node a = (Node) n[0];
