@@ -690,29 +690,38 @@ var baseShapes = map[string]bool{
 }
 
 // shapeInputs picks, for each base shape of the explored graphs, the first inputs (up to
-// perShapeTests) whose outcomes differ from each other on that shape: the initial suite keeps
-// tests on them whatever they cover.
+// perShapeTests) whose outcomes differ from each other on that shape, one per shape in a round
+// before the next: the initial suite keeps tests on them whatever they cover.
 func shapeInputs(records []*record) []*record {
 	var out []*record
-	perShape := map[string]map[string]bool{}
-	for _, rec := range records {
-		if len(out) >= maxShapeTests {
-			break
+	taken := map[*record]bool{}
+	for round := 0; round < perShapeTests; round++ {
+		perShape := map[string]map[string]bool{}
+		picked := map[string]bool{}
+		for _, rec := range records {
+			if len(out) >= maxShapeTests {
+				return out
+			}
+			if !baseShapes[rec.GraphToken] || picked[rec.GraphToken] || rec.outcome.K != "ret" && rec.outcome.K != "throw" {
+				continue
+			}
+			sigs := perShape[rec.GraphToken]
+			if sigs == nil {
+				sigs = map[string]bool{}
+				perShape[rec.GraphToken] = sigs
+			}
+			sig := outcomeSignature(rec.outcome) + stateSignature(rec.outcome)
+			if sigs[sig] {
+				continue
+			}
+			sigs[sig] = true
+			if taken[rec] {
+				continue // this outcome's input was picked in an earlier round
+			}
+			taken[rec] = true
+			picked[rec.GraphToken] = true
+			out = append(out, rec)
 		}
-		if !baseShapes[rec.GraphToken] || rec.outcome.K != "ret" && rec.outcome.K != "throw" {
-			continue
-		}
-		sigs := perShape[rec.GraphToken]
-		if sigs == nil {
-			sigs = map[string]bool{}
-			perShape[rec.GraphToken] = sigs
-		}
-		sig := outcomeSignature(rec.outcome) + stateSignature(rec.outcome)
-		if sigs[sig] || len(sigs) >= perShapeTests {
-			continue
-		}
-		sigs[sig] = true
-		out = append(out, rec)
 	}
 	return out
 }
