@@ -65,10 +65,26 @@ class LinkedTest {
 
     /** Edges that carry weights. */
     public static class Town {
+        private final Map<Town, Integer> roads = new HashMap<>();
+
         public Town(String name) {
         }
 
         public void road(Town to, int km) {
+            roads.put(to, km);
+        }
+    }
+
+    /** Takes another instance but holds none: not a node class. */
+    public static class Money {
+        private final long cents;
+
+        public Money(long cents) {
+            this.cents = cents;
+        }
+
+        public Money plus(Money other) {
+            return new Money(cents + other.cents);
         }
     }
 
@@ -152,6 +168,7 @@ class LinkedTest {
         assertSame(cycle[0], ((Cell) cycle[2]).getNext());
         assertEquals("Cell c = new Cell(3);", graph(l, "Cycle").lines(new Names("advertest.offline")).get(3).replace("LinkedTest.", ""));
         assertNull(linked(String.class), "not a node class");
+        assertNull(linked(Money.class), "plus(Money) links nothing: a Money holds no Money");
     }
 
     @Test
