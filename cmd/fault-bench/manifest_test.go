@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/advertest/advertest-lsp/javaparse"
 )
 
 var benchManifest = filepath.Join("..", "..", "examples", "fault-bench", "faults.json")
@@ -354,5 +356,42 @@ class CounterAdverTest {
 	twice := r.judge(ctx, byName["Counter.twice"], root, t.TempDir(), testFile, Result{})
 	if twice.Status != Missed || len(twice.DetectedBy) != 0 {
 		t.Errorf("Counter.twice (an equivalent change): %+v; want missed: the test that fails does so on the fixed code too", twice)
+	}
+}
+
+// TestBenchmarkHasLinkedAndTokenPrograms: at least 10 faults are in methods over linked
+// inputs (a parameter of a node class: Node, Vertex, ListNode, or a collection of them) or
+// token lists (a List<Object> or List<String> parameter in org.faultbench.expr), in both halves
+// (issue 17: the offline T's graphs and token streams are measured on them).
+func TestBenchmarkHasLinkedAndTokenPrograms(t *testing.T) {
+	m, err := LoadManifest(benchManifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	linked := regexp.MustCompile(`\b(Node|Vertex|ListNode)\b`)
+	count := map[Half]int{}
+	for _, f := range m.Faults {
+		src, err := os.ReadFile(f.Path(m.Dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed, err := javaparse.Parse(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := parsed.FindMethods(f.Method)
+		if len(ms) != 1 {
+			t.Fatalf("%s: %d methods", f.Name(), len(ms))
+		}
+		for _, p := range ms[0].Params {
+			tokens := strings.Contains(f.File, "/expr/") && (p.Type == "List<Object>" || p.Type == "List<String>")
+			if linked.MatchString(p.Type) || tokens {
+				count[f.Half()]++
+				break
+			}
+		}
+	}
+	if count[Dev]+count[Holdout] < 10 || count[Dev] == 0 || count[Holdout] == 0 {
+		t.Errorf("faults over linked inputs or token lists: %d in dev, %d in holdout; want at least 10, in both halves", count[Dev], count[Holdout])
 	}
 }

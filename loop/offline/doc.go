@@ -16,7 +16,19 @@
 // characters and the separators the method's literals mention), arrays, List/Set/Map of those
 // (also made of boundary values: all at the maximum or minimum, mixed signs, duplicates,
 // sorted, reversed), dates, durations and big numbers, enums and objects built through
-// accessible constructors or static factories. It builds the receiver of an instance method
+// accessible constructors or static factories. Parameters that hold nodes of a linked class
+// (Linked: a class with a public mutator taking another instance, connect(Node),
+// connect(Vertex, int), setNext(Cell), made through a constructor of simple labels), alone or
+// in a collection or array, are tried first on small graphs (one node, a chain, a diamond, a
+// cycle, a cycle behind an acyclic start, two components, a self-loop, a chain of five, two
+// paths of different lengths to one node; weights typical, zero, equal, maximal, negative and
+// the method's literals where the links carry numbers), every such parameter of an input pointing into the same graph; the graph becomes
+// Arrange lines (a comment saying the shape, one variable per node, the links), and results
+// that are its nodes, or lists, sets and arrays of them, are observed as those variables
+// (never through a node's toString; collections of nodes no variable names are asserted by
+// size). Lists of Object (and raw lists, and lists of String) also get short token streams of
+// numbers and the method's own short string literals, valid and invalid ([6, "-", 2, "-", 1],
+// ["(", 6], [6, "?", 2]). It builds the receiver of an instance method
 // through a constructor or factory (typical small positive arguments first) plus a short
 // sequence of the class's public mutators with ascending arguments (1, 2, 3; clock values
 // 1000, 2000, 3000), which becomes the test's Arrange step. Each input becomes one JSON line

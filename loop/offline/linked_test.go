@@ -131,3 +131,27 @@ func TestTokenListsKillAnOperatorMutant(t *testing.T) {
 	}
 	t.Logf("generated test:\n%s", tests[0].Source)
 }
+
+// TestShapeInputsOnePerShapeFirst: the initial suite's graph inputs go round the shapes, one
+// each with an outcome of its own on that shape before a second one, and skip other inputs.
+func TestShapeInputsOnePerShapeFirst(t *testing.T) {
+	rec := func(shape, ret string) *record {
+		return &record{GraphToken: shape, outcome: outcome{K: "ret", Ret: &value{K: "prim", V: ret}}}
+	}
+	rs := []*record{
+		rec("Chain", "0"), rec("Chain", "0"), rec("Chain", "2"), rec("Chain", "-1"),
+		rec("Diamond", "0"), rec("Diamond", "2"),
+		rec("", "7"), rec("OneNode", "0"), rec("ChainMaxWeights", "9"),
+		rec("TwoPaths", "2"),
+	}
+	got := shapeInputs(rs)
+	want := []*record{rs[0], rs[4], rs[9], rs[2], rs[5]}
+	if len(got) != len(want) {
+		t.Fatalf("got %d inputs, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("input %d: got %s=%s, want %s=%s", i, got[i].GraphToken, got[i].outcome.Ret.V, want[i].GraphToken, want[i].outcome.Ret.V)
+		}
+	}
+}

@@ -645,6 +645,17 @@ func (a *Agent) InitialSuite(ctx context.Context, s *agent.Subject) ([]agent.Tes
 		cands = append(cands, candidate{rec: rec, em: emphasis{allState: true, extreme: true}})
 		extremes++
 	}
+	at := map[*record]int{}
+	for i, c := range cands {
+		at[c.rec] = i
+	}
+	for _, rec := range shapeInputs(orig.records) {
+		if i, ok := at[rec]; ok {
+			cands[i].em.extreme = true
+		} else {
+			cands = append(cands, candidate{rec: rec, em: emphasis{allState: true, extreme: true}})
+		}
+	}
 	if len(cands) == 0 {
 		a.explain(s, "", orig.noStableInput())
 		return nil, nil
@@ -673,6 +684,60 @@ func (a *Agent) InitialSuite(ctx context.Context, s *agent.Subject) ([]agent.Tes
 
 // maxExtremeTests bounds the initial suite's tests on extreme inputs, beyond MaxInitialTests.
 const maxExtremeTests = 6
+
+// maxShapeTests bounds the initial suite's tests on linked graphs (shapeCandidates), and
+// perShapeTests those on one shape.
+const (
+	maxShapeTests = 12
+	perShapeTests = 2
+)
+
+// baseShapes are the graphs' shapes (the explorer's graphToken without a weight variant) the
+// initial suite keeps a test on whatever they cover: a fault in a graph search shows on a
+// shape (a cycle, a diamond, a second path), not on a line the chain already covered.
+var baseShapes = map[string]bool{
+	"Chain": true, "Diamond": true, "Cycle": true, "Lasso": true, "TwoComponents": true, "SelfLoop": true,
+	"LongChain": true, "TwoPaths": true,
+	"WeightedChain": true, "WeightedDiamond": true, "WeightedCycle": true, "WeightedLasso": true,
+	"WeightedTwoComponents": true, "WeightedSelfLoop": true, "WeightedLongChain": true, "WeightedTwoPaths": true,
+}
+
+// shapeInputs picks, for each base shape of the explored graphs, the first inputs (up to
+// perShapeTests) whose outcomes differ from each other on that shape, one per shape in a round
+// before the next: the initial suite keeps tests on them whatever they cover.
+func shapeInputs(records []*record) []*record {
+	var out []*record
+	taken := map[*record]bool{}
+	for round := 0; round < perShapeTests; round++ {
+		perShape := map[string]map[string]bool{}
+		picked := map[string]bool{}
+		for _, rec := range records {
+			if len(out) >= maxShapeTests {
+				return out
+			}
+			if !baseShapes[rec.GraphToken] || picked[rec.GraphToken] || rec.outcome.K != "ret" && rec.outcome.K != "throw" {
+				continue
+			}
+			sigs := perShape[rec.GraphToken]
+			if sigs == nil {
+				sigs = map[string]bool{}
+				perShape[rec.GraphToken] = sigs
+			}
+			sig := outcomeSignature(rec.outcome) + stateSignature(rec.outcome)
+			if sigs[sig] {
+				continue
+			}
+			sigs[sig] = true
+			if taken[rec] {
+				continue // this outcome's input was picked in an earlier round
+			}
+			taken[rec] = true
+			picked[rec.GraphToken] = true
+			out = append(out, rec)
+		}
+	}
+	return out
+}
 
 // extremeInput reports whether an input holds a type's largest or smallest value, or puts its
 // receiver through the longest sequences of setup calls (a buffer that wrapped, a stack that

@@ -308,8 +308,13 @@ final class Inputs {
         boolean first = true;
         for (Linked.Graph g : linked.graphs(ints)) {
             List<List<Gen>> options = new ArrayList<>();
+            int nodeParams = 0;
             for (int i = 0; i < ptypes.length; i++) {
-                options.add(graphOptions(ptypes[i], linked, g, pools.get(i), first));
+                List<Gen> o = graphOptions(ptypes[i], linked, g, pools.get(i), first, nodeParams);
+                if (!o.isEmpty() && o.get(0) instanceof Linked.NodeRef) {
+                    nodeParams++;
+                }
+                options.add(o);
             }
             first = false;
             for (int[] idx : Combinations.diagonal(Combinations.sizes(options), 6)) {
@@ -330,7 +335,13 @@ final class Inputs {
         return null;
     }
 
-    private static List<Gen> graphOptions(Type t, Linked linked, Linked.Graph g, List<Gen> pool, boolean withEmpty) {
+    /**
+     * The values of one parameter on graph g. A node parameter goes through the nodes from the
+     * first, the second one from the last (so that the first pair is the first node and the
+     * last: a path's start and goal); a collection or array of nodes is all of them, reversed,
+     * the first alone or (withEmpty) none.
+     */
+    private static List<Gen> graphOptions(Type t, Linked linked, Linked.Graph g, List<Gen> pool, boolean withEmpty, int nodeParam) {
         Class<?> c = Types.raw(t);
         int n = g.shape.n;
         List<Gen> all = new ArrayList<>();
@@ -340,9 +351,14 @@ final class Inputs {
             all.add(new Linked.NodeRef(g, i));
             reversed.add(0, new Linked.NodeRef(g, i));
         }
-        order.add(0);
-        if (n > 1) {
+        if (n > 1 && nodeParam > 0) {
             order.add(n - 1);
+            order.add(0);
+        } else {
+            order.add(0);
+            if (n > 1) {
+                order.add(n - 1);
+            }
         }
         for (int i = 1; i < n - 1; i++) {
             order.add(i);

@@ -14,11 +14,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Linked inputs: a class whose instances point at each other through a public mutator that
- * takes another instance (node.connect(other), node.connect(other, weight), cell.setNext(other),
+ * Linked inputs: a class whose instances hold instances of it (a field, a list of them, or an
+ * edge class that points back) and point at each other through a public mutator that takes
+ * another instance (node.connect(other), node.connect(other, weight), cell.setNext(other),
  * tree.setLeft(child)), made through a public constructor of simple labels (a name, a number).
  * Such a parameter gets small graphs of named nodes (one node, a chain, a cycle, a cycle behind
- * an acyclic start, a diamond, two components, a self-loop), with weights from boundary values
+ * an acyclic start, a diamond, two components, a self-loop, a chain of five, two paths of
+ * different lengths to one node), with weights from boundary values
  * where the mutator takes numbers. Every parameter of an input that is a node, or a collection
  * or array of nodes, points into the same graph; the generated test builds the graph in its
  * Arrange step, one variable per node, and the Observer names result nodes by those variables.
@@ -59,7 +61,7 @@ final class Linked {
 
     /** The linked structure of c, or null when c's instances cannot be linked through its public API. */
     static Linked of(Class<?> c, Access access) {
-        if (!Types.isPlainClass(c) || !access.classAccessible(c)) {
+        if (!Types.isPlainClass(c) || !access.classAccessible(c) || !refersBack(c)) {
             return null;
         }
         List<Method> links = new ArrayList<>();
@@ -97,6 +99,45 @@ final class Linked {
             }
         }
         return best == null ? null : new Linked(c, best, links);
+    }
+
+    /**
+     * Whether c's instances hold instances of c: a field of c's type, or an array, collection or
+     * map of it, or of a class whose own fields hold c (an Edge with its target). A class whose
+     * methods merely take another instance (Fraction.plus, Account.transferTo) holds none.
+     */
+    static boolean refersBack(Class<?> c) {
+        for (Class<?> d : heldTypes(c)) {
+            if (d == c || d != Object.class && Types.isPlainClass(d) && heldTypes(d).contains(c)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The classes c's instance fields (its superclasses' too) hold: their types, or their elements, keys and values. */
+    private static List<Class<?>> heldTypes(Class<?> c) {
+        List<Class<?>> out = new ArrayList<>();
+        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
+            for (java.lang.reflect.Field f : k.getDeclaredFields()) {
+                if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic()) {
+                    continue;
+                }
+                Class<?> t = f.getType();
+                Type g = f.getGenericType();
+                if (t.isArray()) {
+                    out.add(t.getComponentType());
+                } else if (Collection.class.isAssignableFrom(t) || Iterable.class.isAssignableFrom(t)) {
+                    out.add(Types.raw(Types.typeArg(g, 0)));
+                } else if (Map.class.isAssignableFrom(t)) {
+                    out.add(Types.raw(Types.typeArg(g, 0)));
+                    out.add(Types.raw(Types.typeArg(g, 1)));
+                } else {
+                    out.add(t);
+                }
+            }
+        }
+        return out;
     }
 
     private static boolean number(Class<?> p) {
@@ -146,7 +187,9 @@ final class Linked {
         new Shape("Lasso", "a cycle behind an acyclic start", 3, new int[] {0, 1}, new int[] {1, 2}, new int[] {2, 1}),
         new Shape("TwoComponents", "two components", 4, new int[] {0, 1}, new int[] {2, 3}),
         new Shape("SelfLoop", "a self-loop", 1, new int[] {0, 0}),
-        new Shape("LongChain", "a chain of five", 5, new int[] {0, 1}, new int[] {1, 2}, new int[] {2, 3}, new int[] {3, 4}));
+        new Shape("LongChain", "a chain of five", 5, new int[] {0, 1}, new int[] {1, 2}, new int[] {2, 3}, new int[] {3, 4}),
+        new Shape("TwoPaths", "two paths from a to e, the short one through b added first", 5, new int[] {0, 1}, new int[] {0, 2},
+            new int[] {2, 3}, new int[] {3, 4}, new int[] {1, 4}));
 
     /**
      * The graphs to try, simplest first: each shape this class can make, unweighted or with

@@ -65,10 +65,26 @@ class LinkedTest {
 
     /** Edges that carry weights. */
     public static class Town {
+        private final Map<Town, Integer> roads = new HashMap<>();
+
         public Town(String name) {
         }
 
         public void road(Town to, int km) {
+            roads.put(to, km);
+        }
+    }
+
+    /** Takes another instance but holds none: not a node class. */
+    public static class Money {
+        private final long cents;
+
+        public Money(long cents) {
+            this.cents = cents;
+        }
+
+        public Money plus(Money other) {
+            return new Money(cents + other.cents);
         }
     }
 
@@ -113,7 +129,7 @@ class LinkedTest {
         for (Linked.Graph g : l.graphs(new long[0])) {
             tokens.add(g.token());
         }
-        assertEquals(Arrays.asList("OneNode", "Chain", "Diamond", "Cycle", "Lasso", "TwoComponents", "SelfLoop", "LongChain"), tokens);
+        assertEquals(Arrays.asList("OneNode", "Chain", "Diamond", "Cycle", "Lasso", "TwoComponents", "SelfLoop", "LongChain", "TwoPaths"), tokens);
         Linked.Graph d = graph(l, "Diamond");
         Object[] n = d.build();
         Node a = (Node) n[0];
@@ -152,6 +168,7 @@ class LinkedTest {
         assertSame(cycle[0], ((Cell) cycle[2]).getNext());
         assertEquals("Cell c = new Cell(3);", graph(l, "Cycle").lines(new Names("advertest.offline")).get(3).replace("LinkedTest.", ""));
         assertNull(linked(String.class), "not a node class");
+        assertNull(linked(Money.class), "plus(Money) links nothing: a Money holds no Money");
     }
 
     @Test
