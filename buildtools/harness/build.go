@@ -35,6 +35,12 @@ func jvmFlags(heapMB int) []string {
 	}
 }
 
+// uncoveredLoaders are the class loaders JaCoCo's agent leaves alone: its default (the JDK's
+// reflection loaders) and the worker's loader of runs without coverage (RunLoader.Uncovered), so
+// that a mutant's run gets no probes: they tripled the cost of an interpreted loop's steps, and
+// instrumenting a run's classes again cost every run its time.
+var uncoveredLoaders = []string{"sun.reflect.DelegatingClassLoader", "jdk.internal.reflect.DelegatingClassLoader", "advertest.worker.RunLoader$Uncovered"}
+
 // prepare finds the JDK and jars, builds (or reuses) the worker classes and says how to start it.
 // built reports whether the worker was compiled now.
 func prepare(ctx context.Context, cfg Config) (spec *launchSpec, built bool, err error) {
@@ -88,7 +94,7 @@ func prepare(ctx context.Context, cfg Config) (spec *launchSpec, built bool, err
 		if err != nil {
 			cfg.Logger.Warn("harness: no JaCoCo agent; coverage is off", zap.Error(err))
 		} else {
-			args = append(args, "-javaagent:"+agent+"=output=none,includes="+strings.Join(includes, ":"))
+			args = append(args, "-javaagent:"+agent+"=output=none,includes="+strings.Join(includes, ":")+",exclclassloader="+strings.Join(uncoveredLoaders, ":"))
 			readOnly = append(readOnly, agent)
 		}
 	}

@@ -45,9 +45,10 @@ func main() {
 	loopFile := flag.String("loop-file", "src/main/java/org/acme/SortedLookup.java", "the class with the endless-loop method, relative to the project")
 	loopMethod := flag.String("loop-method", "indexOf", "a method whose mutants include endless loops (\"\": none)")
 	perMutant := flag.Bool("per-mutant", false, "compile every mutant on its own (no mutant schemata)")
+	trace := flag.Bool("trace", false, "print every run of the endless-loop method's mutants (times, outcomes, steps)")
 	flag.Parse()
 	b := bench{example: *example, rel: *file, methods: strings.Split(*methods, ","), naiveN: *naiveN, workers: *workers,
-		loopRel: *loopFile, loopMethod: *loopMethod, perMutant: *perMutant, sandboxRounds: *sandboxRounds}
+		loopRel: *loopFile, loopMethod: *loopMethod, perMutant: *perMutant, sandboxRounds: *sandboxRounds, trace: *trace}
 	if err := b.run(); err != nil {
 		fmt.Fprintln(os.Stderr, "mutation-bench:", err)
 		os.Exit(1)
@@ -67,6 +68,7 @@ type bench struct {
 	loopRel, loopMethod string
 	perMutant           bool
 	sandboxRounds       int
+	trace               bool
 }
 
 func (b bench) run() error {
@@ -262,12 +264,16 @@ func (b bench) endlessLoop(ctx context.Context, proj *buildtools.Project, root s
 		return "", err
 	}
 	ms := loop.AllRuleMutants(t, mutants.Selection{})
+	var r engine.Runner = proj.Pool
+	if b.trace {
+		r = &tracer{Runner: proj.Pool}
+	}
 	start := time.Now()
-	base, err := engine.RunBaseline(ctx, proj.Pool, t.Subject(), suite)
+	base, err := engine.RunBaseline(ctx, r, t.Subject(), suite)
 	if err != nil {
 		return "", err
 	}
-	vs, st, err := engine.Evaluate(ctx, proj.Pool, t.Subject(), suite, base, ms, b.options())
+	vs, st, err := engine.Evaluate(ctx, r, t.Subject(), suite, base, ms, b.options())
 	if err != nil {
 		return "", err
 	}

@@ -23,8 +23,30 @@ import java.util.concurrent.ConcurrentHashMap;
  * the project's own classes from its class folders, child-first, so each run starts with fresh
  * static state; libraries (JUnit, ...) come from the shared parent. Classes get a ProtectionDomain
  * whose CodeSource has a location, or JaCoCo silently skips them.
+ *
+ * <p>A run without coverage (a mutant's, a discovery) gets the subclass {@link Uncovered}, whose
+ * name the worker's JaCoCo agent excludes (its option exclclassloader): its classes are defined
+ * as the rewriter left them, without JaCoCo's probes, which tripled the cost of every step of an
+ * interpreted loop and instrumenting each class again cost every run its time
+ * (docs/worker-protocol.md).
  */
-final class RunLoader extends ClassLoader {
+class RunLoader extends ClassLoader {
+    /** A run's loader: coverage says whether JaCoCo instruments its classes. */
+    static RunLoader of(boolean coverage, Map<String, byte[]> memory, List<Path> dirs, ClassLoader parent, ClassLoader hookLoader, ProjectCache cache) {
+        return coverage ? new RunLoader(memory, dirs, parent, hookLoader, cache) : new Uncovered(memory, dirs, parent, hookLoader, cache);
+    }
+
+    /** The loader of runs without coverage: JaCoCo's agent is told to leave its classes alone. */
+    static final class Uncovered extends RunLoader {
+        Uncovered(Map<String, byte[]> memory, List<Path> dirs, ClassLoader parent, ClassLoader hookLoader, ProjectCache cache) {
+            super(memory, dirs, parent, hookLoader, cache);
+        }
+
+        static {
+            registerAsParallelCapable();
+        }
+    }
+
     private final Map<String, byte[]> memory;
     private final Set<String> overriddenTopLevel;
     private final List<Path> dirs;
@@ -34,7 +56,7 @@ final class RunLoader extends ClassLoader {
     private final ProtectionDomain memoryDomain;
     private final Map<Path, ProtectionDomain> dirDomains = new ConcurrentHashMap<>();
 
-    RunLoader(Map<String, byte[]> memory, List<Path> dirs, ClassLoader parent, ClassLoader hookLoader, ProjectCache cache) {
+    private RunLoader(Map<String, byte[]> memory, List<Path> dirs, ClassLoader parent, ClassLoader hookLoader, ProjectCache cache) {
         super("advertest-run", parent);
         this.memory = memory;
         this.dirs = dirs;

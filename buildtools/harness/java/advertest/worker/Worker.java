@@ -112,7 +112,7 @@ final class Worker {
     }
 
     private Map<String, Object> discover(Protocol.Request req) {
-        RunLoader loader = new RunLoader(new LinkedHashMap<>(), projectDirs, library, Worker.class.getClassLoader(), cache);
+        RunLoader loader = RunLoader.of(false, new LinkedHashMap<>(), projectDirs, library, Worker.class.getClassLoader(), cache);
         List<Protocol.TestRef> tests = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         for (String cn : req.strings("classes")) {
@@ -142,7 +142,7 @@ final class Worker {
             out.send(Protocol.plan(id, compiled, new ArrayList<>()));
             return Protocol.done(id);
         }
-        RunLoader loader = new RunLoader(compiled.classes, projectDirs, library, Worker.class.getClassLoader(), cache);
+        RunLoader loader = RunLoader.of(req.bool("coverage"), compiled.classes, projectDirs, library, Worker.class.getClassLoader(), cache);
         Map<String, Object> done = Protocol.done(id);
         if (req.bool("coverage") && coverage.unavailable() != null) {
             done.put("coverageError", coverage.unavailable());
