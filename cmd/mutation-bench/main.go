@@ -46,9 +46,10 @@ func main() {
 	loopMethod := flag.String("loop-method", "indexOf", "a method whose mutants include endless loops (\"\": none)")
 	perMutant := flag.Bool("per-mutant", false, "compile every mutant on its own (no mutant schemata)")
 	trace := flag.Bool("trace", false, "print every run of the endless-loop method's mutants (times, outcomes, steps)")
+	faultLike := flag.Bool("fault-like", true, "evaluate the classic and the fault-like operators' mutants apart and print what the fault-like ones add")
 	flag.Parse()
 	b := bench{example: *example, rel: *file, methods: strings.Split(*methods, ","), naiveN: *naiveN, workers: *workers,
-		loopRel: *loopFile, loopMethod: *loopMethod, perMutant: *perMutant, sandboxRounds: *sandboxRounds, trace: *trace}
+		loopRel: *loopFile, loopMethod: *loopMethod, perMutant: *perMutant, sandboxRounds: *sandboxRounds, trace: *trace, faultLike: *faultLike}
 	if err := b.run(); err != nil {
 		fmt.Fprintln(os.Stderr, "mutation-bench:", err)
 		os.Exit(1)
@@ -69,6 +70,7 @@ type bench struct {
 	perMutant           bool
 	sandboxRounds       int
 	trace               bool
+	faultLike           bool
 }
 
 func (b bench) run() error {
@@ -156,6 +158,12 @@ func (b bench) run() error {
 	if err != nil {
 		return err
 	}
+	faultLine := ""
+	if b.faultLike {
+		if faultLine, err = b.faultLikeCost(ctx, proj, jobs, suite); err != nil {
+			return err
+		}
+	}
 
 	// (a) The naive way on an even sample.
 	step := max(1, len(allMs)/max(1, naiveN))
@@ -212,6 +220,9 @@ func (b bench) run() error {
 	fmt.Printf("test executions per mutant: %.2f against a suite of %d tests\n", float64(stats.TestExecutions)/float64(len(all)), suiteSize)
 	if loopLine != "" {
 		fmt.Println(loopLine)
+	}
+	if faultLine != "" {
+		fmt.Println(faultLine)
 	}
 	if sandboxRounds > 0 {
 		if err := measureSandbox(ctx, proj.Module, filepath.Join(work, "cache"), jobs, suite, workers, sandboxRounds); err != nil {
