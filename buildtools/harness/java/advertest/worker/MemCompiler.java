@@ -62,6 +62,22 @@ final class MemCompiler {
         private final List<String> wanted = new ArrayList<>();
         private long digestNanos;
 
+        /**
+         * A copy for one request: its own class map and diagnostics (a run may add to them),
+         * the compile's raw bytes and digest memo shared, nanos what this request cost.
+         */
+        Result copy(long nanos) {
+            Result r = new Result();
+            r.ok = ok;
+            r.diagnostics.addAll(diagnostics);
+            r.classes.putAll(classes);
+            r.raw = raw;
+            r.sourceOf = sourceOf;
+            r.digestMemo = digestMemo;
+            r.nanos = nanos;
+            return r;
+        }
+
         /** Computes (or recalls) the digests of the sources that ask for one. */
         void digest(List<Source> sources) {
             if (!ok) {
@@ -188,27 +204,11 @@ final class MemCompiler {
         String k = key.toString();
         Result known = recent.get(k);
         if (known != null) {
-            Result r = new Result();
-            r.ok = known.ok;
-            r.diagnostics.addAll(known.diagnostics);
-            r.classes.putAll(known.classes);
-            r.raw = known.raw;
-            r.sourceOf = known.sourceOf;
-            r.digestMemo = known.digestMemo;
-            r.nanos = System.nanoTime() - t0;
-            return r;
+            return known.copy(System.nanoTime() - t0);
         }
         Result r = compileNow(sources);
         recent.put(k, r);
-        Result mine = new Result();
-        mine.ok = r.ok;
-        mine.diagnostics.addAll(r.diagnostics);
-        mine.classes.putAll(r.classes);
-        mine.raw = r.raw;
-        mine.sourceOf = r.sourceOf;
-        mine.digestMemo = r.digestMemo;
-        mine.nanos = r.nanos;
-        return mine;
+        return r.copy(r.nanos);
     }
 
     private Result compileNow(List<Source> sources) {
