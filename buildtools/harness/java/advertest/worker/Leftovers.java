@@ -1,9 +1,16 @@
 package advertest.worker;
 
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -17,6 +24,8 @@ final class Leftovers {
     static final long GRACE_MS = 500;
     /** How long the killed processes get to be reaped. */
     private static final long PROCESS_WAIT_MS = 1000;
+    /** How many times the kill lists the processes again to catch those forked meanwhile. */
+    private static final int KILL_ROUNDS = 20;
 
     private final Set<Thread> own;
 
@@ -104,9 +113,15 @@ final class Leftovers {
     }
 
     /**
-     * Kills every process descending from the worker and waits briefly for them to be reaped;
-     * returns how many there were. Listing descendants costs milliseconds, so it is done only
+     * Kills every process the test started, and their children, and waits briefly for them to be
+     * reaped; returns how many there were. Listing processes costs milliseconds, so it is done only
      * while one of the JDK's "process reaper" threads, which every started process gets, is around.
+     *
+     * <p>One snapshot of {@code descendants()} is not enough: a shell that forks between the
+     * snapshot and its kill leaves an orphan that init adopts, outside the worker's tree (see
+     * docs/worker-protocol.md, Traps). So the kill repeats until a
+     * listing finds nothing alive, and each listing also takes the processes of the worker's own
+     * process group, which orphans keep: the harness starts the worker as a group leader.
      */
     static int killProcesses() {
         boolean reaper = false;
@@ -119,13 +134,32 @@ final class Leftovers {
         if (!reaper) {
             return 0;
         }
-        List<ProcessHandle> kids = new ArrayList<>();
-        ProcessHandle.current().descendants().forEach(kids::add);
-        for (ProcessHandle p : kids) {
-            p.destroyForcibly();
+        long self = ProcessHandle.current().pid();
+        boolean leader = groupOf(self) == self;
+        Set<Long> killed = new HashSet<>();
+        List<ProcessHandle> children = new ArrayList<>();
+        for (int round = 0; round < KILL_ROUNDS; round++) {
+            Map<Long, ProcessHandle> live = new LinkedHashMap<>();
+            ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).forEach(p -> live.put(p.pid(), p));
+            if (leader) {
+                for (long pid : groupMembers(self)) {
+                    if (pid != self && !live.containsKey(pid)) {
+                        ProcessHandle.of(pid).ifPresent(p -> live.put(pid, p));
+                    }
+                }
+            }
+            if (live.isEmpty()) {
+                break;
+            }
+            for (ProcessHandle p : live.values()) {
+                p.destroyForcibly();
+                if (killed.add(p.pid()) && p.parent().map(q -> q.pid() == self).orElse(false)) {
+                    children.add(p);
+                }
+            }
         }
         long deadline = System.nanoTime() + PROCESS_WAIT_MS * 1_000_000L;
-        for (ProcessHandle p : kids) {
+        for (ProcessHandle p : children) {
             long left = (deadline - System.nanoTime()) / 1_000_000L;
             if (left <= 0) {
                 break;
@@ -133,9 +167,44 @@ final class Leftovers {
             try {
                 p.onExit().get(left, TimeUnit.MILLISECONDS);
             } catch (Exception e) {
-                // not reaped yet (a grandchild: init reaps it); it was killed all the same
+                // not reaped yet; it was killed all the same
             }
         }
-        return kids.size();
+        return killed.size();
+    }
+
+    /** The process group of pid, from /proc/PID/stat, or -1 when it cannot be read. */
+    private static long groupOf(long pid) {
+        String[] f = statFields(Path.of("/proc", Long.toString(pid), "stat"));
+        return f == null ? -1 : Long.parseLong(f[2]);
+    }
+
+    /** The pids of the live (not zombie) processes in process group pgid. */
+    private static List<Long> groupMembers(long pgid) {
+        List<Long> out = new ArrayList<>();
+        try (DirectoryStream<Path> dirs = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
+            for (Path d : dirs) {
+                String[] f = statFields(d.resolve("stat"));
+                if (f != null && !f[0].equals("Z") && Long.parseLong(f[2]) == pgid) {
+                    out.add(Long.parseLong(d.getFileName().toString()));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc: the descendants' listing is all there is
+        }
+        return out;
+    }
+
+    /**
+     * The fields of a /proc stat line after the command name (state, ppid, pgrp, ...), or null when
+     * the process is gone. The name is in parentheses and may hold spaces and parentheses itself.
+     */
+    private static String[] statFields(Path stat) {
+        try {
+            String line = Files.readString(stat);
+            return line.substring(line.lastIndexOf(')') + 2).split(" ");
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
     }
 }
