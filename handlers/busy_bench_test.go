@@ -16,7 +16,8 @@ import (
 // code-action and hover latency (p50, p95) while a generateTests job runs against the idle
 // server; how long a cancel takes to end the job; and the time from a save to the updated
 // diagnostics (onSave analyze) against a full re-run of the same method (generateTests with the
-// default 5 rounds); and a second analysis of the method on the warm project. One iteration is the whole scenario. Run:
+// default 5 rounds); and a second analysis of the method on the warm project. One iteration is
+// the whole scenario. Run:
 //
 //	go test -run '^$' -bench BusyServer -benchtime 1x ./handlers/
 func BenchmarkBusyServer(b *testing.B) {

@@ -119,9 +119,9 @@ final class Leftovers {
      *
      * <p>One snapshot of {@code descendants()} is not enough: a shell that forks between the
      * snapshot and its kill leaves an orphan that init adopts, outside the worker's tree (see
-     * docs/worker-protocol.md, Traps). So the kill repeats until a
-     * listing finds nothing alive, and each listing also takes the processes of the worker's own
-     * process group, which orphans keep: the harness starts the worker as a group leader.
+     * docs/worker-protocol.md, Traps). So the kill repeats until a listing finds nothing alive,
+     * and each listing also takes the processes of the worker's own process group, which orphans
+     * keep: the harness starts the worker as a group leader.
      */
     static int killProcesses() {
         boolean reaper = false;
