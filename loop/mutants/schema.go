@@ -51,10 +51,13 @@ var schemaContexts = map[string]map[string]bool{
 	"statement": set("ROR", "AOR", "NEG", "LCR", "MATH", "VCR", "WRAP", "SWAP", "BND", "INC", "VAR", "ARG", "IDX"),
 	// a whole return statement on one line: the value changed or the return removed
 	"return": set("ROR", "AOR", "NEG", "LCR", "RET", "MATH", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX", "EXIT"),
-	// the condition of an if, while, do or for, switched as a boolean (?:)
-	"condition": set("ROR", "AOR", "NEG", "LCR", "MATH", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX"),
+	// the condition of an if, while, do or for, switched as a boolean (?:). CDR fits an if: a
+	// constant if condition changes neither reachability nor, where the original's condition is
+	// not constant, definite assignment (the original's flow holds for either branch); a loop's
+	// condition that is or becomes constant stays out (reachability)
+	"condition": set("ROR", "AOR", "NEG", "LCR", "MATH", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX", "CDR"),
 	// the initialiser of a local variable (not final, not var, not byte/short/char)
-	"local": set("AOR", "MATH", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX"),
+	"local": set("ROR", "AOR", "NEG", "LCR", "MATH", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX", "CDR"),
 }
 
 func set(codes ...string) map[string]bool {
@@ -233,6 +236,11 @@ func locate(root *sitter.Node, src []byte, lines []lineSpan, m Mutant) (node *si
 		}
 		if hasBindingOrAssignment(cond) {
 			return nil, span{}, "", "a condition with a pattern binding or an assignment", false
+		}
+		if !loop && constantCondition.MatchString(cond.Content(src)) {
+			// The original compiled leaning on a constant (definite assignment); the schema's
+			// condition is not one.
+			return nil, span{}, "", "an if condition that is constant", false
 		}
 	case "local_variable_declaration":
 		if below == nil || below.Type() != "variable_declarator" {

@@ -221,6 +221,27 @@ public class Corpus extends Base {
         return s.substring(from, to) + s.charAt(from);
     }
 
+    public int sign(int x, boolean strict) {
+        int s;
+        if (x > 0) {
+            s = 1;
+        } else {
+            s = strict ? -1 : 0;
+        }
+        final int bound;
+        if (x > LIMIT) bound = LIMIT; else bound = x;
+        return s * bound;
+    }
+
+    public int share(int count, int every) {
+        int free = every > 0 ? count / every : 0;
+        boolean many = count > LIMIT && every != 0;
+        if (true) {
+            free++;
+        }
+        return many ? count - free : free;
+    }
+
     public int ratio(int total, int parts, int rest) {
         while (true) {
             if (parts > 0) break;
