@@ -120,8 +120,8 @@ var Table = []Setting{
 		field: func(v *Values) any { return &v.StepFactor },
 	},
 	{
-		Name: "mutantTimeout.stepConstant", Type: Integer, Default: 100_000, Min: 1, Max: 1e12, Scope: Window,
-		Description: "The constant part of a mutant's step budget, in counted steps (100,000 steps are about a millisecond of compiled code; a fresh mutant class runs interpreted at first, where a million steps of an endless loop cost hundreds of milliseconds).",
+		Name: "mutantTimeout.stepConstant", Type: Integer, Default: 10_000, Min: 1, Max: 1e12, Scope: Window,
+		Description: "The constant part of a mutant's step budget, in counted steps: what a mutant may add to a test that takes few steps on the original. 10,000 steps of an endless loop cost a few milliseconds even in a fresh, interpreted mutant class; raise it when mutants that only run longer (a loop over more of a small input) come out `timeout`.",
 		field:       func(v *Values) any { return &v.StepConstant },
 	},
 	{
