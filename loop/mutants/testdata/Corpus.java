@@ -242,6 +242,14 @@ public class Corpus extends Base {
         return many ? count - free : free;
     }
 
+    public int fixed(int x) {
+        int y;
+        if (1 < 2) {
+            y = x;
+        }
+        return y;
+    }
+
     public int ratio(int total, int parts, int rest) {
         while (true) {
             if (parts > 0) break;
