@@ -89,6 +89,9 @@ type CompileResult struct {
 	Digests map[string]Digest
 	// DigestDuration is what computing them cost in the worker (not part of Duration).
 	DigestDuration time.Duration
+	// Origin says where the worker got the classes: "javac", "cache" (its last compiles) or
+	// "shipped" (another worker's compile of the same sources, sent with the run).
+	Origin string
 }
 
 // Digest identifies what the classes compiled from one source do: equal digests mean the same
@@ -227,6 +230,10 @@ type Pool struct {
 
 	normalMu sync.Mutex
 	normal   map[TestID]time.Duration // last passing duration on the unchanged project
+
+	// exported are the last compiles made through Compile, shipped to the other workers with
+	// their first run of the same sources (a mutant schema is compiled once per pool).
+	exported exportedCompiles
 
 	// onTestStart, when set (tests only, before any Run), sees each test the worker starts.
 	onTestStart func(TestID)
@@ -506,8 +513,12 @@ func (p *Pool) retire(w *worker) {
 // Compile compiles sources in memory against the project and reports javac's diagnostics.
 func (p *Pool) Compile(ctx context.Context, sources []Source) (*CompileResult, error) {
 	var reply compileReply
-	if err := p.call(ctx, &compileRequest{Sources: wireSources(sources)}, &reply); err != nil {
+	var by *worker
+	if err := p.callVia(ctx, &compileRequest{Sources: wireSources(sources), Export: true}, &reply, func(w *worker) { by = w }); err != nil {
 		return nil, fmt.Errorf("harness: compile: %w", err)
+	}
+	if c := reply.Compile; c != nil && c.OK && len(c.Classes) > 0 {
+		p.exported.add(sourcesKey(sources, nil), &wirePrecompiled{Classes: c.Classes, SourceOf: c.SourceOf}, by)
 	}
 	return reply.Compile.toResult(), nil
 }
@@ -542,10 +553,18 @@ func (p *Pool) stats(ctx context.Context) (*statsReply, error) {
 // that breaks the protocol is restarted and the request is tried once more on a fresh one: no
 // test runs during these requests, so the culprit is something a test left behind.
 func (p *Pool) call(ctx context.Context, req request, reply answer) error {
+	return p.callVia(ctx, req, reply, nil)
+}
+
+// callVia is call that tells on (when not nil) which worker the request went to.
+func (p *Pool) callVia(ctx context.Context, req request, reply answer, on func(*worker)) error {
 	for attempt := 0; ; attempt++ {
 		s, err := p.acquire(ctx)
 		if err != nil {
 			return err
+		}
+		if on != nil {
+			on(s.w)
 		}
 		err = p.callOn(ctx, s, req, reply)
 		if errors.Is(err, errProtocol) && attempt == 0 {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -883,5 +884,52 @@ func TestDigestsAndSkippedRuns(t *testing.T) {
 	r = run(t, p, RunSpec{Overrides: []Source{{ClassName: "org.acme.Calc", Text: other, Digest: true}}, Tests: all, SkipDigests: []string{orig}})
 	if len(r.Tests) == 0 {
 		t.Errorf("a run with another digest ran no test")
+	}
+}
+
+// A compile made through Compile is shipped to the other worker with its first run of the same
+// sources: that worker defines the classes instead of compiling them (Origin "shipped"), and
+// they are the compile's classes (the test passes only on the mutant).
+func TestCompiledClassesAreShippedToTheOtherWorker(t *testing.T) {
+	cfg := fx.j4.config()
+	cfg.Workers = 2
+	p := openPool(t, cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	mutant := Source{ClassName: "org.acme.Calc", Text: mutate(t, readSource(t, fx.j4, "org/acme/Calc.java"), "return a + b;", "return a + b + 1;")}
+	// The test sleeps so that two runs at once take both workers.
+	test := Source{ClassName: "org.acme.CalcShippedTest", Text: "package org.acme;\nimport static org.junit.Assert.*;\npublic class CalcShippedTest {\n" +
+		"  @org.junit.Test public void seesTheMutant() throws Exception { Thread.sleep(400); assertEquals(5, Calc.add(2, 2)); }\n}\n"}
+	cr, err := p.Compile(ctx, []Source{mutant, test})
+	if err != nil || !cr.OK || cr.Origin != "javac" {
+		t.Fatalf("compile: %v %+v", err, cr)
+	}
+	spec := RunSpec{Overrides: []Source{mutant}, ExtraTests: []Source{test}, Tests: []TestID{{Class: test.ClassName, Method: "seesTheMutant"}}}
+	results := make([]*RunResult, 2)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			results[i] = run(t, p, spec)
+		}(i)
+	}
+	wg.Wait()
+	origins := []string{}
+	for _, r := range results {
+		origins = append(origins, r.Compile.Origin)
+		if got := fmt.Sprint(outcomes(r)); got != "map[org.acme.CalcShippedTest.seesTheMutant:passed]" {
+			t.Errorf("outcomes = %s (%v)", got, r.Tests)
+		}
+	}
+	sort.Strings(origins)
+	if fmt.Sprint(origins) != "[cache shipped]" {
+		t.Errorf("origins of the two runs = %v, want one from the compiling worker's cache and one shipped", origins)
+	}
+	// Both workers have the classes now.
+	for i := 0; i < 2; i++ {
+		if r := run(t, p, spec); r.Compile.Origin != "cache" {
+			t.Errorf("run %d after the shipping: origin %q, want cache", i, r.Compile.Origin)
+		}
 	}
 }

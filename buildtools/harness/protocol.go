@@ -45,6 +45,9 @@ type initRequest struct {
 type compileRequest struct {
 	requestHead
 	Sources []wireSource `json:"sources"`
+	// Export asks for javac's bytes in the answer (wireCompile.Classes), to ship to the other
+	// workers with their first run of the same sources.
+	Export bool `json:"export,omitempty"`
 }
 
 type discoverRequest struct {
@@ -65,6 +68,16 @@ type runRequest struct {
 	StepBudgets        map[string]int64 `json:"stepBudgets,omitempty"` // "class#method" → steps
 	ActiveMutant       int              `json:"activeMutant,omitempty"`
 	SkipDigests        []string         `json:"skipDigests,omitempty"`
+	// Precompiled are the classes another worker compiled from exactly these overrides and
+	// extra tests: the worker defines them instead of compiling, unless it has them already.
+	Precompiled *wirePrecompiled `json:"precompiled,omitempty"`
+}
+
+// wirePrecompiled is an exported compile: javac's bytes by class name (base64 on the wire) and
+// the source each class came from.
+type wirePrecompiled struct {
+	Classes  map[string][]byte `json:"classes"`
+	SourceOf map[string]string `json:"sourceOf"`
 }
 
 type statsRequest struct{ requestHead }
@@ -200,6 +213,10 @@ type wireCompile struct {
 	Ms          float64               `json:"ms"`
 	Digests     map[string]wireDigest `json:"digests"`
 	DigestMs    float64               `json:"digestMs"`
+	Origin      string                `json:"origin"`
+	// Classes and SourceOf come with an exported compile (compileRequest.Export).
+	Classes  map[string][]byte `json:"classes,omitempty"`
+	SourceOf map[string]string `json:"sourceOf,omitempty"`
 }
 
 // wireDigest is the bytecode digest of one digested source (Digest.java).
@@ -406,7 +423,7 @@ func (c *wireCompile) toResult() *CompileResult {
 	if c == nil {
 		return &CompileResult{OK: false, Diagnostics: []CompileDiagnostic{{Kind: "error", Message: "no compile result from the worker"}}}
 	}
-	r := &CompileResult{OK: c.OK, Duration: msDuration(c.Ms), Diagnostics: []CompileDiagnostic{}, DigestDuration: msDuration(c.DigestMs)}
+	r := &CompileResult{OK: c.OK, Duration: msDuration(c.Ms), Diagnostics: []CompileDiagnostic{}, DigestDuration: msDuration(c.DigestMs), Origin: c.Origin}
 	for _, d := range c.Diagnostics {
 		r.Diagnostics = append(r.Diagnostics, CompileDiagnostic(d))
 	}

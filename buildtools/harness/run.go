@@ -125,6 +125,9 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests []TestID,
 			req.StepBudgets[t.Class+"#"+t.Method] = n
 		}
 	}
+	if len(spec.Overrides)+len(spec.ExtraTests) > 0 {
+		req.Precompiled = p.exported.shipTo(sourcesKey(spec.Overrides, spec.ExtraTests), w)
+	}
 	if err := w.send(id, req); err != nil {
 		p.restartInBackground(s, "send failed")
 		return runEnd{}, fmt.Errorf("harness: run: %w", err)

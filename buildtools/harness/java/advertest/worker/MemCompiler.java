@@ -48,8 +48,25 @@ final class MemCompiler {
         }
     }
 
+    /**
+     * javac's bytes of a compile another worker made of the same sources, with the source each
+     * class came from: defined here instead of compiling again (the Go side ships them with the
+     * first run of those sources on this worker, docs/worker-protocol.md "Shipped classes").
+     */
+    static final class Shipped {
+        final Map<String, byte[]> raw;
+        final Map<String, String> sourceOf;
+
+        Shipped(Map<String, byte[]> raw, Map<String, String> sourceOf) {
+            this.raw = raw;
+            this.sourceOf = sourceOf;
+        }
+    }
+
     static final class Result {
         boolean ok;
+        /** Where the classes came from: javac, the last compiles (cache) or another worker (shipped). */
+        String origin = "javac";
         final List<Map<String, Object>> diagnostics = new ArrayList<>();
         final Map<String, byte[]> classes = new LinkedHashMap<>();
         long nanos;
@@ -69,6 +86,7 @@ final class MemCompiler {
         Result copy(long nanos) {
             Result r = new Result();
             r.ok = ok;
+            r.origin = origin;
             r.diagnostics.addAll(diagnostics);
             r.classes.putAll(classes);
             r.raw = raw;
@@ -113,11 +131,25 @@ final class MemCompiler {
             return false;
         }
 
+        /** Adds javac's bytes (base64) and their sources to the compile's JSON m, for another worker. */
+        void export(Map<String, Object> m) {
+            if (!ok) {
+                return;
+            }
+            Map<String, Object> cs = new LinkedHashMap<>();
+            for (Map.Entry<String, byte[]> e : raw.entrySet()) {
+                cs.put(e.getKey(), java.util.Base64.getEncoder().encodeToString(e.getValue()));
+            }
+            m.put("classes", cs);
+            m.put("sourceOf", new LinkedHashMap<String, Object>(sourceOf));
+        }
+
         Map<String, Object> toJson() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("ok", ok);
             m.put("diagnostics", diagnostics);
             m.put("ms", nanos / 1e6);
+            m.put("origin", origin);
             if (!wanted.isEmpty()) {
                 Map<String, Object> d = new LinkedHashMap<>();
                 for (String w : wanted) {
@@ -196,6 +228,14 @@ final class MemCompiler {
 
     /** A compile's result, from the last compiles when the same sources were compiled lately. */
     Result compile(List<Source> sources) {
+        return compile(sources, null);
+    }
+
+    /**
+     * As compile(sources), but a miss defines shipped's bytes (when they hold a class for every
+     * source and come from these sources only) instead of running javac.
+     */
+    Result compile(List<Source> sources, Shipped shipped) {
         long t0 = System.nanoTime();
         StringBuilder key = new StringBuilder();
         for (Source s : sources) {
@@ -204,11 +244,42 @@ final class MemCompiler {
         String k = key.toString();
         Result known = recent.get(k);
         if (known != null) {
-            return known.copy(System.nanoTime() - t0);
+            Result hit = known.copy(System.nanoTime() - t0);
+            hit.origin = "cache";
+            return hit;
         }
-        Result r = compileNow(sources);
+        Result r = shipped == null ? null : define(sources, shipped);
+        if (r == null) {
+            r = compileNow(sources);
+        }
         recent.put(k, r);
         return r.copy(r.nanos);
+    }
+
+    /** A compile's result from another worker's bytes; null when they do not fit the sources. */
+    private static Result define(List<Source> sources, Shipped shipped) {
+        long t0 = System.nanoTime();
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (Source s : sources) {
+            if (!shipped.raw.containsKey(s.className)) {
+                return null;
+            }
+            names.add(s.className);
+        }
+        Result r = new Result();
+        for (Map.Entry<String, byte[]> e : new java.util.TreeMap<>(shipped.raw).entrySet()) {
+            String from = shipped.sourceOf.getOrDefault(e.getKey(), "");
+            if (!names.contains(from)) {
+                return null; // a class of no source here: not these sources' compile
+            }
+            r.raw.put(e.getKey(), e.getValue());
+            r.sourceOf.put(e.getKey(), from);
+            r.classes.put(e.getKey(), Rewriter.rewrite(e.getValue(), true));
+        }
+        r.ok = true;
+        r.origin = "shipped";
+        r.nanos = System.nanoTime() - t0;
+        return r;
     }
 
     private Result compileNow(List<Source> sources) {

@@ -78,6 +78,28 @@ final class Protocol {
             return out;
         }
 
+        /** The classes another worker compiled from this run's sources (Go's wirePrecompiled), or null. */
+        MemCompiler.Shipped shipped(String key) {
+            Object v = fields.get(key);
+            if (!(v instanceof Map)) {
+                return null;
+            }
+            Map<String, Object> m = asMap(v);
+            Map<String, byte[]> raw = new LinkedHashMap<>();
+            for (Map.Entry<String, Object> e : asMap(m.get("classes")).entrySet()) {
+                try {
+                    raw.put(e.getKey(), java.util.Base64.getDecoder().decode(String.valueOf(e.getValue())));
+                } catch (IllegalArgumentException bad) {
+                    return null; // not base64: compile instead
+                }
+            }
+            Map<String, String> sourceOf = new LinkedHashMap<>();
+            for (Map.Entry<String, Object> e : asMap(m.get("sourceOf")).entrySet()) {
+                sourceOf.put(e.getKey(), String.valueOf(e.getValue()));
+            }
+            return raw.isEmpty() ? null : new MemCompiler.Shipped(raw, sourceOf);
+        }
+
         List<TestRef> tests(String key) {
             List<TestRef> out = new ArrayList<>();
             for (Object x : asList(fields.get(key))) {
@@ -163,8 +185,17 @@ final class Protocol {
     }
 
     static Map<String, Object> compileDone(long id, MemCompiler.Result compiled) {
+        return compileDone(id, compiled, false);
+    }
+
+    /** The answer of a compile; export adds javac's bytes for the other workers. */
+    static Map<String, Object> compileDone(long id, MemCompiler.Result compiled, boolean export) {
         Map<String, Object> m = done(id);
-        m.put("compile", compiled.toJson());
+        Map<String, Object> c = compiled.toJson();
+        if (export) {
+            compiled.export(c);
+        }
+        m.put("compile", c);
         return m;
     }
 

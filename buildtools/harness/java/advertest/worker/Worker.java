@@ -57,7 +57,7 @@ final class Worker {
                     List<MemCompiler.Source> srcs = req.sources("sources");
                     MemCompiler.Result compiled = compiler.compile(srcs);
                     compiled.digest(srcs);
-                    return Protocol.compileDone(req.id, compiled);
+                    return Protocol.compileDone(req.id, compiled, req.bool("export"));
                 }
                 case "discover":
                     return discover(req);
@@ -132,7 +132,7 @@ final class Worker {
         long id = req.id;
         List<MemCompiler.Source> srcs = req.sources("overrides");
         srcs.addAll(req.sources("extraTests"));
-        MemCompiler.Result compiled = compiler.compile(srcs);
+        MemCompiler.Result compiled = compiler.compile(srcs, req.shipped("precompiled"));
         if (!compiled.ok) {
             return Protocol.compileDone(id, compiled);
         }
