@@ -60,6 +60,11 @@ func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOpti
 		rep.Warnings = append(rep.Warnings, "the module has no test classes: every mutant survives")
 	}
 	sink.emit(Event{Phase: PhaseBaseline, Message: "running the suite on the original"})
+	// The mutant schema compiles on the worker the baseline leaves idle.
+	schemaCtx, stopSchema := context.WithCancel(ctx)
+	defer stopSchema()
+	eopts := engineOptions(cfg, true)
+	eopts.Schema = engine.PrepareSchema(schemaCtx, proj, subj, suite, ms)
 	base, err := engine.RunBaseline(ctx, proj, subj, suite)
 	if err != nil {
 		return out, fmt.Errorf("baseline of %s: %w", rep.Target.Method, err)
@@ -74,7 +79,6 @@ func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOpti
 		}
 	}
 	sink.emit(Event{Phase: PhaseMutants, Agent: "M", Mutants: len(ms), Message: fmt.Sprintf("%d mutants", len(ms))})
-	eopts := engineOptions(cfg, true)
 	eopts.Progress = func(done, total int) {
 		sink.emit(Event{Phase: PhaseEvaluate, Done: done, Total: total, Mutants: total})
 	}

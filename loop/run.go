@@ -472,13 +472,6 @@ func remaining(tests []agent.Test, drop []string) []agent.Test {
 func (g *game) evaluate(ctx context.Context, round int, agentName string, rounds int) error {
 	suite := g.suiteForRuns()
 	subj := g.target.Subject()
-	g.sink.emit(Event{Phase: PhaseBaseline, Round: round, Rounds: rounds, Agent: agentName, Message: "running the suite on the original"})
-	base, err := engine.RunBaseline(ctx, g.proj, subj, suite)
-	if err != nil {
-		return fmt.Errorf("running the suite on the original: %w", err)
-	}
-	g.base = base
-	g.rep.Timing.BaselineMs += base.Duration.Milliseconds()
 	var todo []mutants.Mutant
 	for _, m := range g.pool {
 		v, ok := g.verdicts[m.ID]
@@ -486,7 +479,18 @@ func (g *game) evaluate(ctx context.Context, round int, agentName string, rounds
 			todo = append(todo, m)
 		}
 	}
+	g.sink.emit(Event{Phase: PhaseBaseline, Round: round, Rounds: rounds, Agent: agentName, Message: "running the suite on the original"})
+	// The mutant schema compiles on the worker the baseline leaves idle.
+	schemaCtx, stopSchema := context.WithCancel(ctx)
+	defer stopSchema()
 	opts := engineOptions(g.cfg, true)
+	opts.Schema = engine.PrepareSchema(schemaCtx, g.proj, subj, suite, todo)
+	base, err := engine.RunBaseline(ctx, g.proj, subj, suite)
+	if err != nil {
+		return fmt.Errorf("running the suite on the original: %w", err)
+	}
+	g.base = base
+	g.rep.Timing.BaselineMs += base.Duration.Milliseconds()
 	opts.Progress = func(done, total int) {
 		g.sink.emit(Event{Phase: PhaseEvaluate, Round: round, Rounds: rounds, Agent: agentName, Done: done, Total: total, Mutants: len(g.pool)})
 	}

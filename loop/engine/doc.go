@@ -11,7 +11,10 @@
 //
 // The rule mutants that fit go into one mutant schema (mutants.BuildSchema): compiled once
 // (sites on lines javac rejects are dropped and the rest compiled again), kept by each worker,
-// and each mutant's run activates its id in a fresh class loader. The others (LLM mutants,
+// and each mutant's run activates its id in a fresh class loader. PrepareSchema, called just
+// before RunBaseline, compiles it on the worker the baseline leaves idle (Options.Schema hands
+// it to Evaluate), and the pool ships its bytes to the other workers (harness, "Shipped
+// classes" in docs/worker-protocol.md). The others (LLM mutants,
 // contexts a switch does not fit, dropped sites) are compiled one by one, so a mutant that does
 // not compile alone is still uncompilable.
 //

@@ -55,6 +55,9 @@ type Options struct {
 	// rule mutants that fit go into one schema (mutants.BuildSchema), compiled once, and each
 	// of their runs activates its own id.
 	PerMutant bool
+	// Schema, when set, is the mutant schema PrepareSchema started for this evaluation (it is
+	// compiled here instead when it was prepared for another subject, suite or mutants).
+	Schema *PendingSchema
 	// Progress, when set, is called after each mutant with the counts so far.
 	Progress func(done, total int)
 	// Known maps bytecode digests (Stats.Digests of earlier evaluations) to the id of a mutant
@@ -319,6 +322,10 @@ type Stats struct {
 	// TimeoutTime is the part of TestTime spent in tests that timed out.
 	TimeoutTime time.Duration
 	Wall        time.Duration
+	// PreparedTime is how long the compile of a schema Evaluate took from PrepareSchema ran
+	// before Evaluate began (in wall-clock time, on a worker the baseline left idle): worker
+	// time outside Wall. The part Evaluate waited for is in Wall.
+	PreparedTime time.Duration
 	// InSchema counts the mutants evaluated from a mutant schema (no compile of their own).
 	InSchema int
 	// Equivalent and Duplicate count the mutants found to compile to the original's bytecode
@@ -356,7 +363,12 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 	var sch *schema
 	if !opts.PerMutant {
 		var err error
-		if sch, err = buildSchema(ctx, r, subj, suite, ms); err != nil {
+		if opts.Schema.fits(r, subj, suite, ms) {
+			sch, stats.PreparedTime, err = opts.Schema.wait(ctx, start)
+		} else {
+			sch, err = buildSchema(ctx, r, subj, suite, ms)
+		}
+		if err != nil {
 			return nil, stats, err
 		}
 		if sch != nil {

@@ -398,10 +398,48 @@ func TestSchemataGiveThePerMutantVerdicts(t *testing.T) {
 					strings.TrimSpace(ms[i].Original), strings.TrimSpace(ms[i].Mutated), together[i].Status, together[i].KilledBy, alone[i].Status, alone[i].KilledBy)
 			}
 		}
+		if c.method == "subtotal" {
+			checkPreparedSchema(t, f, subj, suite, ms, together)
+		}
 		t.Logf("%s: %d of %d mutants in the schema; schema: compile %v, digests %v, %d equivalent, %d duplicate; alone: compile %v, digests %v, %d equivalent, %d duplicate",
 			c.method, st.InSchema, len(ms), st.CompileTime, st.DigestTime, st.Equivalent, st.Duplicate, sta.CompileTime, sta.DigestTime, sta.Equivalent, sta.Duplicate)
 		if st.InSchema*2 < len(ms) {
 			t.Errorf("%s: only %d of %d mutants in the schema", c.method, st.InSchema, len(ms))
 		}
+	}
+}
+
+// checkPreparedSchema: a schema prepared while the baseline runs gives the verdicts of one
+// Evaluate compiles itself, and one prepared for other mutants (a mutant's edit differs under
+// the same id) is not used.
+func checkPreparedSchema(t *testing.T, f *fixture, subj engine.Subject, suite engine.Suite, ms []mutants.Mutant, want []report.Mutant) {
+	t.Helper()
+	ctx := context.Background()
+	pending := engine.PrepareSchema(ctx, f.proj.Pool, subj, suite, ms)
+	base, err := engine.RunBaseline(ctx, f.proj.Pool, subj, suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, st, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, ms, engine.Options{Parallelism: 2, Schema: pending})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.InSchema == 0 || st.PreparedTime == 0 {
+		t.Errorf("prepared schema: %d mutants in it, %v of its compile before Evaluate; want it used", st.InSchema, st.PreparedTime)
+	}
+	for i := range ms {
+		if got[i].Status != want[i].Status || strings.Join(got[i].KilledBy, ",") != strings.Join(want[i].KilledBy, ",") {
+			t.Errorf("%s: %s %v with the prepared schema, %s %v without", ms[i].ID, got[i].Status, got[i].KilledBy, want[i].Status, want[i].KilledBy)
+		}
+	}
+	other := append([]mutants.Mutant(nil), ms...)
+	other[0].Mutated += " // changed"
+	stale := engine.PrepareSchema(ctx, f.proj.Pool, subj, suite, other)
+	_, st, err = engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, ms, engine.Options{Parallelism: 2, Schema: stale})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.PreparedTime != 0 || st.InSchema == 0 {
+		t.Errorf("a schema prepared for other mutants: %v of it counted, %d mutants in a schema; want Evaluate's own schema", st.PreparedTime, st.InSchema)
 	}
 }

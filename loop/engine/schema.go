@@ -29,6 +29,75 @@ func (s *schema) id(mutant string) int {
 	return s.ids[mutant]
 }
 
+// PendingSchema is a mutant schema compiling in the background (PrepareSchema), for Evaluate
+// to take through Options.Schema.
+type PendingSchema struct {
+	done    chan struct{}
+	sch     *schema
+	err     error
+	class   string
+	source  string
+	extra   []Source
+	mutants map[string]mutants.Mutant
+	runner  Runner
+	// started and finished bound the compile in wall-clock time (finished is set before done
+	// is closed).
+	started, finished time.Time
+}
+
+// PrepareSchema starts compiling the mutant schema of ms on one of r's workers and returns at
+// once. Called just before RunBaseline, the compile takes the worker the baseline leaves idle
+// (the baseline runs the whole suite on one), so Evaluate finds the schema compiled. Evaluate
+// uses it when given the same runner, subject and suite and mutants that are among ms (each
+// the same as there); otherwise it compiles its own. Cancelling ctx stops the compile.
+func PrepareSchema(ctx context.Context, r Runner, subj Subject, suite Suite, ms []mutants.Mutant) *PendingSchema {
+	p := &PendingSchema{done: make(chan struct{}), class: subj.Class, source: string(subj.Source),
+		extra: append([]Source(nil), suite.Extra...), mutants: make(map[string]mutants.Mutant, len(ms)), runner: r,
+		started: time.Now()}
+	for _, m := range ms {
+		p.mutants[m.ID] = m
+	}
+	go func() {
+		p.sch, p.err = buildSchema(ctx, r, subj, suite, ms)
+		p.finished = time.Now()
+		close(p.done)
+	}()
+	return p
+}
+
+// fits says whether the pending schema was prepared for this evaluation.
+func (p *PendingSchema) fits(r Runner, subj Subject, suite Suite, ms []mutants.Mutant) bool {
+	if p == nil || p.runner != r || p.class != subj.Class || p.source != string(subj.Source) || len(p.extra) != len(suite.Extra) {
+		return false
+	}
+	for i, x := range suite.Extra {
+		if x != p.extra[i] {
+			return false
+		}
+	}
+	for _, m := range ms {
+		if pm, ok := p.mutants[m.ID]; ok && pm != m {
+			return false
+		}
+	}
+	return true
+}
+
+// wait is the prepared schema once compiled, and how long its compile ran before since (the
+// start of the evaluation that waits): the worker time it took outside that evaluation.
+func (p *PendingSchema) wait(ctx context.Context, since time.Time) (*schema, time.Duration, error) {
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		return nil, 0, ctx.Err()
+	}
+	end := p.finished
+	if since.Before(end) {
+		end = since
+	}
+	return p.sch, max(0, end.Sub(p.started)), p.err
+}
+
 // maxSchemaRounds bounds the compiles spent dropping the sites javac rejects.
 const maxSchemaRounds = 6
 
