@@ -15,16 +15,21 @@ import (
 // it for each run (buildtools/harness, RunSpec.ActiveMutant).
 const SchemaSwitch = "advertest.worker.hook.Mutant.active"
 
+// SchemaDiscard is the method a switched for update calls with its value: a ?: is not a
+// statement expression, a method call is.
+const SchemaDiscard = "advertest.worker.hook.Mutant.discard"
+
 // Schema is one class text that holds many rule mutants at once (Major's conditional mutation,
 // Stryker's mutant schemata): each mutated site becomes a switch on the run's active mutant,
 //
 //	{ if (Mutant.active == 3) { <mutated statement> } else { <original statement> } }
 //	while ((Mutant.active == 4 ? <mutated condition> : <original>))
+//	for (...; ...; Mutant.discard(Mutant.active == 5 ? (<mutated update>) : (<original>)))
 //
 // so one compile serves every mutant of a method. Only the (operator, context) pairs of
 // schemaContexts go in, the ones the corpus test proves safe: a mutant in a schema compiles
-// alone and behaves alone as in the schema with its id active. The others (a for update, a
-// switch label, a narrowing or final initialiser, a condition made constant, LLM mutants, ...)
+// alone and behaves alone as in the schema with its id active. The others (a call in a for
+// update, a switch label, a narrowing or final initialiser, a condition made constant, LLM mutants, ...)
 // stay out and are compiled one by one. The schema keeps every line where it was: a javac error
 // on line L belongs to the sites of line L (SitesOnLine), which the caller drops before
 // compiling again.
@@ -56,6 +61,9 @@ var schemaContexts = map[string]map[string]bool{
 	// not constant, definite assignment (the original's flow holds for either branch); a loop's
 	// condition that is or becomes constant stays out (reachability)
 	"condition": set("ROR", "AOR", "NEG", "LCR", "MATH", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX", "CDR"),
+	// an update of a for statement that is an increment or an assignment, switched as a value
+	// and dropped by SchemaDiscard (the update must stay a statement expression)
+	"update": set("INC"),
 	// the initialiser of a local variable (not final, not var, not byte/short/char)
 	"local": set("ROR", "AOR", "NEG", "LCR", "MATH", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX", "CDR"),
 }
@@ -73,6 +81,7 @@ func set(codes ...string) map[string]bool {
 type site struct {
 	start, end int
 	statement  bool // an if/else of statements, else a ?: of expressions
+	update     bool // a ?: of a for update's expressions, passed to SchemaDiscard
 	variants   []variant
 }
 
@@ -101,7 +110,7 @@ func BuildSchema(src []byte, ms []Mutant) (*Schema, error) {
 			key := [2]int{int(node.StartByte()), int(node.EndByte())}
 			st := sites[key]
 			if st == nil {
-				st = &site{start: key[0], end: key[1], statement: ctx == "statement" || ctx == "return"}
+				st = &site{start: key[0], end: key[1], statement: ctx == "statement" || ctx == "return", update: ctx == "update"}
 				sites[key] = st
 			}
 			id := len(s.IDs) + 1
@@ -153,6 +162,9 @@ func render(b *strings.Builder, src []byte, start, end int, sites []*site) {
 			}
 			fmt.Fprintf(b, " else { %s } }", orig.String())
 		} else {
+			if st.update {
+				b.WriteString(SchemaDiscard)
+			}
 			b.WriteString("(")
 			for _, v := range st.variants {
 				fmt.Fprintf(b, "%s == %d ? (%s) : ", SchemaSwitch, v.id, v.text)
@@ -224,6 +236,9 @@ func locate(root *sitter.Node, src []byte, lines []lineSpan, m Mutant) (node *si
 		}
 		return stmt, edit, repl, ctx, true
 	case "if_statement", "while_statement", "do_statement", "for_statement":
+		if below != nil && isForUpdate(stmt, below) {
+			return forUpdate(below, edit, repl, m, src)
+		}
 		cond := stmt.ChildByFieldName("condition")
 		if cond == nil || below == nil || !sameNode(below, cond) {
 			return nil, span{}, "", "in a " + stmt.Type() + " outside its condition", false
@@ -270,6 +285,34 @@ func locate(root *sitter.Node, src []byte, lines []lineSpan, m Mutant) (node *si
 		return nil, span{}, "", "no expression to switch in the " + ctx, false
 	}
 	return e, edit, repl, ctx, true
+}
+
+// isForUpdate says whether n is one of the update expressions of for statement stmt.
+func isForUpdate(stmt, n *sitter.Node) bool {
+	if stmt.Type() != "for_statement" {
+		return false
+	}
+	for i := 0; i < int(stmt.ChildCount()); i++ {
+		if stmt.FieldNameForChild(i) == "update" && sameNode(stmt.Child(i), n) {
+			return true
+		}
+	}
+	return false
+}
+
+// forUpdate places a mutant inside for update u: the whole update is switched when it is an
+// increment or an assignment on one line (INC keeps the form in its variants).
+func forUpdate(u *sitter.Node, edit span, repl string, m Mutant, src []byte) (*sitter.Node, span, string, string, bool) {
+	if t := u.Type(); t != "update_expression" && t != "assignment_expression" {
+		return nil, span{}, "", "a for update that is not an increment or an assignment", false
+	}
+	if !oneLine(u, src) {
+		return nil, span{}, "", "a for update over several lines", false
+	}
+	if !schemaContexts["update"][m.Operator] {
+		return nil, span{}, "", m.Operator + " in an update", false
+	}
+	return u, edit, repl, "update", true
 }
 
 // innermost is the deepest named node that holds the range.

@@ -20,6 +20,30 @@ public final class Mutant {
         return active == id;
     }
 
+    /*
+     * A schema's switched for update (mutants.SchemaDiscard): the update must stay a statement
+     * expression, and a ?: is not one, so the switch is an argument whose value is dropped. Not
+     * rewritten (this package is the worker's): the call adds no step.
+     */
+
+    public static void discard(int value) {
+    }
+
+    public static void discard(long value) {
+    }
+
+    public static void discard(float value) {
+    }
+
+    public static void discard(double value) {
+    }
+
+    public static void discard(boolean value) {
+    }
+
+    public static void discard(Object value) {
+    }
+
     /** Makes id the active mutant (0: none, the original). */
     public static void activate(int id) {
         active = id;
