@@ -43,6 +43,9 @@ func jvmFlags(heapMB int) []string {
 		// (4.2-5.5 s to 2.2-2.9 s for 145 mutants) and javac's first compiles (docs/worker-protocol.md,
 		// Traps).
 		"-XX:TieredStopAtLevel=1",
+		// javac's context pool, which the in-memory compiler reuses between compiles
+		// (MemCompiler.ReusedJavac; docs/worker-protocol.md, "Compile cache").
+		"--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED",
 	}
 }
 

@@ -92,6 +92,10 @@ type CompileResult struct {
 	// Origin says where the worker got the classes: "javac", "cache" (its last compiles) or
 	// "shipped" (another worker's compile of the same sources, sent with the run).
 	Origin string
+	// JavacContext, for Origin "javac", is "reused" (javac's context pool kept the class path's
+	// symbols from earlier compiles) or "fresh" (a new context: the first compile, or one that
+	// failed in the reused context and was tried again).
+	JavacContext string
 }
 
 // Digest identifies what the classes compiled from one source do: equal digests mean the same

@@ -933,3 +933,36 @@ func TestCompiledClassesAreShippedToTheOtherWorker(t *testing.T) {
 		}
 	}
 }
+
+// The worker's javac reuses its context between compiles; a compile that fails there is tried
+// again in a fresh context, which alone gives the diagnostics. An override of a project class
+// compiles right after a compile that read that class from its class file.
+func TestReusedJavacContextAndItsFallback(t *testing.T) {
+	p := openPool(t, fx.j4.config())
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	calc := readSource(t, fx.j4, "org/acme/Calc.java")
+	user := Source{ClassName: "org.acme.CalcUser", Text: "package org.acme;\npublic class CalcUser {\n  int twice(int a) { return Calc.add(a, a); }\n}\n"}
+	compile := func(srcs ...Source) *CompileResult {
+		t.Helper()
+		cr, err := p.Compile(ctx, srcs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cr
+	}
+	compile(user) // reads Calc from the project's class files
+	for i, mutant := range []string{"return a - b;", "return a * b;"} {
+		cr := compile(Source{ClassName: "org.acme.Calc", Text: mutate(t, calc, "return a + b;", mutant)}, user)
+		if !cr.OK || cr.Origin != "javac" || cr.JavacContext != "reused" {
+			t.Errorf("override %d after a compile that read the class file: ok %v, origin %q, context %q: %+v", i, cr.OK, cr.Origin, cr.JavacContext, cr.Diagnostics)
+		}
+	}
+	bad := compile(Source{ClassName: "org.acme.Calc", Text: mutate(t, calc, "return a + b;", `return "a";`)})
+	if bad.OK || bad.JavacContext != "fresh" || len(bad.Diagnostics) == 0 || bad.Diagnostics[0].Line == 0 {
+		t.Errorf("a failing compile: ok %v, context %q, diagnostics %+v; want the fresh context's errors", bad.OK, bad.JavacContext, bad.Diagnostics)
+	}
+	if cr := compile(user, Source{ClassName: "org.acme.Calc", Text: calc}); !cr.OK || cr.JavacContext != "reused" {
+		t.Errorf("after the failure: ok %v, context %q", cr.OK, cr.JavacContext)
+	}
+}

@@ -208,12 +208,13 @@ type runDone struct {
 }
 
 type wireCompile struct {
-	OK          bool                  `json:"ok"`
-	Diagnostics []wireDiagnostic      `json:"diagnostics"`
-	Ms          float64               `json:"ms"`
-	Digests     map[string]wireDigest `json:"digests"`
-	DigestMs    float64               `json:"digestMs"`
-	Origin      string                `json:"origin"`
+	OK           bool                  `json:"ok"`
+	Diagnostics  []wireDiagnostic      `json:"diagnostics"`
+	Ms           float64               `json:"ms"`
+	Digests      map[string]wireDigest `json:"digests"`
+	DigestMs     float64               `json:"digestMs"`
+	Origin       string                `json:"origin"`
+	JavacContext string                `json:"javacContext"`
 	// Classes and SourceOf come with an exported compile (compileRequest.Export).
 	Classes  map[string][]byte `json:"classes,omitempty"`
 	SourceOf map[string]string `json:"sourceOf,omitempty"`
@@ -423,7 +424,7 @@ func (c *wireCompile) toResult() *CompileResult {
 	if c == nil {
 		return &CompileResult{OK: false, Diagnostics: []CompileDiagnostic{{Kind: "error", Message: "no compile result from the worker"}}}
 	}
-	r := &CompileResult{OK: c.OK, Duration: msDuration(c.Ms), Diagnostics: []CompileDiagnostic{}, DigestDuration: msDuration(c.DigestMs), Origin: c.Origin}
+	r := &CompileResult{OK: c.OK, Duration: msDuration(c.Ms), Diagnostics: []CompileDiagnostic{}, DigestDuration: msDuration(c.DigestMs), Origin: c.Origin, JavacContext: c.JavacContext}
 	for _, d := range c.Diagnostics {
 		r.Diagnostics = append(r.Diagnostics, CompileDiagnostic(d))
 	}

@@ -27,8 +27,10 @@ import javax.tools.ToolProvider;
 
 /**
  * In-memory javac: sources from strings, classes into a map. The standard file manager (with its
- * jar indexes) is shared between compiles; each compile gets a fresh JavacTask (reusing javac's
- * internal context "succeeds" without output, see docs/worker-protocol.md), and we check every class came out.
+ * jar indexes) is shared between compiles; javac's context is reused between compiles where the
+ * JDK lets the worker reach its pool (ReusedJavac), with one file manager for the pool's life
+ * (with another, a reused context "succeeds" without output: docs/worker-protocol.md, Traps), a
+ * failure there tried again in a fresh context, and we check every class came out.
  */
 final class MemCompiler {
     static final class Source {
@@ -67,6 +69,8 @@ final class MemCompiler {
         boolean ok;
         /** Where the classes came from: javac, the last compiles (cache) or another worker (shipped). */
         String origin = "javac";
+        /** For a compile by javac: whether it ran in a reused context (ReusedJavac) or a fresh one. */
+        boolean reusedContext;
         final List<Map<String, Object>> diagnostics = new ArrayList<>();
         final Map<String, byte[]> classes = new LinkedHashMap<>();
         long nanos;
@@ -87,6 +91,7 @@ final class MemCompiler {
             Result r = new Result();
             r.ok = ok;
             r.origin = origin;
+            r.reusedContext = reusedContext;
             r.diagnostics.addAll(diagnostics);
             r.classes.putAll(classes);
             r.raw = raw;
@@ -150,6 +155,9 @@ final class MemCompiler {
             m.put("diagnostics", diagnostics);
             m.put("ms", nanos / 1e6);
             m.put("origin", origin);
+            if (origin.equals("javac")) {
+                m.put("javacContext", reusedContext ? "reused" : "fresh");
+            }
             if (!wanted.isEmpty()) {
                 Map<String, Object> d = new LinkedHashMap<>();
                 for (String w : wanted) {
@@ -165,6 +173,8 @@ final class MemCompiler {
     private final JavaCompiler javac;
     private final StandardJavaFileManager std;
     private final List<String> options = new ArrayList<>();
+    /** javac's context pool, or null where it cannot be reached: every compile is fresh. */
+    private final ReusedJavac reused = ReusedJavac.open();
 
     MemCompiler(List<String> classpath, String release, List<String> extraArgs) throws IOException {
         javac = ToolProvider.getSystemJavaCompiler();
@@ -289,40 +299,51 @@ final class MemCompiler {
             r.ok = true;
             return r;
         }
-        Map<String, byte[]> out = new ConcurrentHashMap<>();
-        Map<String, String> origin = new ConcurrentHashMap<>();
-        Map<JavaFileObject, String> names = new java.util.IdentityHashMap<>();
+        Output o = new Output();
         List<JavaFileObject> units = new ArrayList<>();
         for (Source s : sources) {
             JavaFileObject u = new StringSource(s.className, s.text);
-            names.put(u, s.className);
+            o.names.put(u, s.className);
             units.add(u);
         }
         DiagnosticCollector<JavaFileObject> dc = new DiagnosticCollector<>();
-        StringWriter log = new StringWriter();
-        JavaFileManager fm = new ForwardingJavaFileManager<JavaFileManager>(std) {
-            @Override
-            public JavaFileObject getJavaFileForOutput(Location loc, String className, JavaFileObject.Kind kind, FileObject sibling) {
-                String from = sibling instanceof JavaFileObject ? names.get(sibling) : null;
-                if (from != null) {
-                    origin.put(className, from);
-                }
-                return new ClassSink(className, out);
+        boolean ok = false;
+        String crash = null;
+        if (reused != null) {
+            // A reused context: javac keeps the class path's symbols between compiles. A compile
+            // that fails there is tried again in a fresh one, so only a fresh javac says
+            // "uncompilable" (docs/worker-protocol.md, "Compile cache").
+            try {
+                ok = reused.compile(new StringWriter(), dc, options, units, std, o);
+            } catch (RuntimeException | LinkageError e) {
+                ok = false;
             }
-        };
-        boolean ok;
-        try {
-            ok = javac.getTask(log, fm, dc, options, null, units).call();
-        } catch (RuntimeException e) {
-            ok = false;
+            if (!ok) {
+                o = o.fresh();
+                dc = new DiagnosticCollector<>();
+            }
+            r.reusedContext = ok;
+        }
+        if (!ok) {
+            try {
+                ok = javac.getTask(new StringWriter(), o.manager(std), dc, options, null, units).call();
+            } catch (RuntimeException e) {
+                ok = false;
+                crash = "javac crashed: " + e;
+            }
+        }
+        if (crash != null) {
             Map<String, Object> d = new LinkedHashMap<>();
             d.put("className", "");
             d.put("line", 0);
             d.put("column", 0);
             d.put("kind", "error");
-            d.put("message", "javac crashed: " + e);
+            d.put("message", crash);
             r.diagnostics.add(d);
         }
+        Map<JavaFileObject, String> names = o.names;
+        Map<String, byte[]> out = o.out;
+        Map<String, String> origin = o.origin;
         for (Diagnostic<? extends JavaFileObject> d : dc.getDiagnostics()) {
             String kind;
             switch (d.getKind()) {
@@ -385,6 +406,109 @@ final class MemCompiler {
             }
         }
         return "";
+    }
+
+    /** Where one compile's classes go: javac's bytes by class name, and the source each came from. */
+    static final class Output {
+        final Map<String, byte[]> out = new ConcurrentHashMap<>();
+        final Map<String, String> origin = new ConcurrentHashMap<>();
+        final Map<JavaFileObject, String> names = new java.util.IdentityHashMap<>();
+
+        /** An empty output for the same sources. */
+        Output fresh() {
+            Output o = new Output();
+            o.names.putAll(names);
+            return o;
+        }
+
+        /** A file manager that writes this output's classes. */
+        JavaFileManager manager(StandardJavaFileManager std) {
+            return new ForwardingJavaFileManager<JavaFileManager>(std) {
+                @Override
+                public JavaFileObject getJavaFileForOutput(Location loc, String className, JavaFileObject.Kind kind, FileObject sibling) {
+                    return sink(className, sibling);
+                }
+            };
+        }
+
+        JavaFileObject sink(String className, FileObject sibling) {
+            String from = sibling instanceof JavaFileObject ? names.get(sibling) : null;
+            if (from != null) {
+                origin.put(className, from);
+            }
+            return new ClassSink(className, out);
+        }
+    }
+
+    /**
+     * javac's JavacTaskPool (jdk.compiler's com.sun.tools.javac.api, reached by reflection with
+     * the worker's --add-exports): a context reused between compiles keeps the symbols read from
+     * the class path, which a fresh context reads again each time (most of a small compile's
+     * time), and drops the classes compiled from sources. Its ClassWriter keeps the first task's
+     * file manager, so there is one, whose output is switched per compile.
+     */
+    static final class ReusedJavac {
+        private final Object pool;
+        private final java.lang.reflect.Method getTask;
+        private final Object worker;
+        private JavaFileManager manager;
+        private Output current;
+
+        private ReusedJavac(Object pool, java.lang.reflect.Method getTask, Object worker) {
+            this.pool = pool;
+            this.getTask = getTask;
+            this.worker = worker;
+        }
+
+        /** The pool, or null when this JDK does not let the worker reach it. */
+        static ReusedJavac open() {
+            try {
+                Class<?> poolType = Class.forName("com.sun.tools.javac.api.JavacTaskPool");
+                Class<?> workerType = Class.forName("com.sun.tools.javac.api.JavacTaskPool$Worker");
+                Object pool = poolType.getConstructor(int.class).newInstance(1);
+                java.lang.reflect.Method getTask = poolType.getMethod("getTask", java.io.Writer.class, JavaFileManager.class,
+                        javax.tools.DiagnosticListener.class, Iterable.class, Iterable.class, Iterable.class, workerType);
+                Object worker = java.lang.reflect.Proxy.newProxyInstance(MemCompiler.class.getClassLoader(), new Class<?>[] {workerType},
+                        (proxy, m, args) -> {
+                            switch (m.getName()) {
+                                case "withTask":
+                                    return ((JavaCompiler.CompilationTask) args[0]).call();
+                                case "hashCode":
+                                    return System.identityHashCode(proxy);
+                                case "equals":
+                                    return proxy == args[0];
+                                default:
+                                    return "advertest-javac-worker";
+                            }
+                        });
+                return new ReusedJavac(pool, getTask, worker);
+            } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                return null;
+            }
+        }
+
+        boolean compile(java.io.Writer log, DiagnosticCollector<JavaFileObject> dc, List<String> options, List<JavaFileObject> units,
+                StandardJavaFileManager std, Output o) {
+            if (manager == null) {
+                manager = new ForwardingJavaFileManager<JavaFileManager>(std) {
+                    @Override
+                    public JavaFileObject getJavaFileForOutput(Location loc, String className, JavaFileObject.Kind kind, FileObject sibling) {
+                        return current.sink(className, sibling);
+                    }
+                };
+            }
+            current = o;
+            try {
+                return Boolean.TRUE.equals(getTask.invoke(pool, log, manager, dc, options, null, units, worker));
+            } catch (java.lang.reflect.InvocationTargetException e) {
+                Throwable c = e.getCause();
+                throw c instanceof RuntimeException ? (RuntimeException) c : new IllegalStateException(c);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            } finally {
+                current = null;
+            }
+        }
     }
 
     private static final class StringSource extends SimpleJavaFileObject {
