@@ -301,7 +301,12 @@ func (b bench) endlessLoop(ctx context.Context, proj *buildtools.Project, root s
 	wall := time.Since(start)
 	c := report.Counts(vs)
 	work := st.CompileTime + st.TestTime
-	return fmt.Sprintf("endless-loop method %s: %d mutants (%d timeout, %d killed, %d survived) in %.2f s with its baseline; timeouts cost %.2f s of %.2f s of worker time (%.1f%%)",
+	// Two shares: of the method's run (its wall time, baseline included, times the workers:
+	// the capacity the run held) and of the workers' compile and test time alone (stricter:
+	// no overheads in the denominator).
+	run := wall * time.Duration(b.workers)
+	return fmt.Sprintf("endless-loop method %s: %d mutants (%d timeout, %d killed, %d survived) in %.2f s with its baseline; timeouts cost %.2f s: %.1f%% of its run (%.2f s × %d workers), %.1f%% of its compile and test time (%.2f s)",
 		b.loopMethod, len(vs), c[report.Timeout], c[report.Killed], c[report.Survived], wall.Seconds(),
-		st.TimeoutTime.Seconds(), work.Seconds(), 100*float64(st.TimeoutTime)/float64(max(1, work))), nil
+		st.TimeoutTime.Seconds(), 100*float64(st.TimeoutTime)/float64(max(1, run)), wall.Seconds(), b.workers,
+		100*float64(st.TimeoutTime)/float64(max(1, work)), work.Seconds()), nil
 }
