@@ -14,7 +14,7 @@ import (
 func TestConfigFromTheTable(t *testing.T) {
 	d := loop.DefaultConfig()
 	if d.Rounds != 5 || d.MutantTimeoutFactor != 1.25 || d.MutantTimeoutConstant != 4*time.Second || d.Workers != 0 ||
-		d.StepFactor != 10 || d.StepConstant != 10_000 || strings.Join(d.Operators, ",") != "default,strong" ||
+		d.StepFactor != 10 || d.StepConstant != 1_000 || strings.Join(d.Operators, ",") != "default,strong" ||
 		d.WorkerHeapMB != 512 || d.MaxLeakedThreads != 32 || d.SandboxMode != "auto" || len(d.SandboxEnv) != 0 || len(d.MavenArgs) != 0 {
 		t.Errorf("defaults %+v", d)
 	}

@@ -79,7 +79,7 @@ func TestLLMConfigFromSettings(t *testing.T) {
 func TestNewSettingsReachTheConfigs(t *testing.T) {
 	d := Default(noEnv)
 	if c := d.LoopConfig(); c.SandboxMode != "auto" || len(c.SandboxEnv) != 0 || c.WorkerHeapMB != 512 || c.MaxLeakedThreads != 32 ||
-		c.StepFactor != 10 || c.StepConstant != 10_000 || strings.Join(c.Operators, ",") != "default,strong" || c.Workers != 0 {
+		c.StepFactor != 10 || c.StepConstant != 1_000 || strings.Join(c.Operators, ",") != "default,strong" || c.Workers != 0 {
 		t.Errorf("default loop config %+v", c)
 	}
 	if c := d.LLMConfig(); c.MaxReplyTokens != 4096 || c.AllowInsecureHTTP {

@@ -47,7 +47,7 @@ type Options struct {
 	TimeoutConstant time.Duration
 	// StepFactor and StepConstant give each test's deterministic budget on a mutant, in steps
 	// (backward jumps and method entries in the classes compiled in memory): factor × its steps
-	// on the original + constant. Zero values mean 10 and 10,000; a negative StepFactor turns
+	// on the original + constant. Zero values mean 10 and 1,000; a negative StepFactor turns
 	// step budgets off (wall-clock budgets only). The wall-clock budget stays the backstop.
 	StepFactor   float64
 	StepConstant int64
@@ -96,7 +96,7 @@ func (o Options) stepBudget(normal int64) int64 {
 // .stepConstant have the same).
 const (
 	DefaultStepFactor   = 10
-	DefaultStepConstant = 10_000
+	DefaultStepConstant = 1_000
 )
 
 // ErrOriginalDoesNotCompile is returned by RunBaseline when the subject itself does not compile.

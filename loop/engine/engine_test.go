@@ -312,12 +312,22 @@ func TestStepBudgetsGiveTheWallClockVerdicts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits out wall-clock timeouts")
 	}
-	f := openExample(t, "maven-calculator")
+	examples := map[string]*fixture{"maven-calculator": openExample(t, "maven-calculator"), "gradle-inventory": openExample(t, "gradle-inventory")}
 	ctx := context.Background()
-	for _, c := range []struct{ rel, method string }{
-		{"src/main/java/org/acme/SortedLookup.java", "indexOf"},
-		{"src/main/java/org/acme/PriceCalculator.java", "clamp"},
+	// Every method of both examples with a test that reaches it.
+	for _, c := range []struct{ example, rel, method string }{
+		{"maven-calculator", "src/main/java/org/acme/SortedLookup.java", "indexOf"},
+		{"maven-calculator", "src/main/java/org/acme/PriceCalculator.java", "clamp"},
+		{"maven-calculator", "src/main/java/org/acme/PriceCalculator.java", "subtotal"},
+		{"maven-calculator", "src/main/java/org/acme/PriceCalculator.java", "total"},
+		{"maven-calculator", "src/main/java/org/acme/PriceCalculator.java", "bulkPrice"},
+		{"maven-calculator", "src/main/java/org/acme/PriceCalculator.java", "addItem"},
+		{"gradle-inventory", "src/main/java/org/acme/inventory/Pricing.java", "orderPrice"},
+		{"gradle-inventory", "src/main/java/org/acme/inventory/Inventory.java", "countToReorder"},
+		{"gradle-inventory", "src/main/java/org/acme/inventory/Inventory.java", "totalUnits"},
+		{"gradle-inventory", "src/main/java/org/acme/inventory/Inventory.java", "remove"},
 	} {
+		f := examples[c.example]
 		pf, m, src := f.method(t, c.rel, c.method)
 		ms := allMutants(pf, m)
 		subj := engine.Subject{Class: m.TopLevelClass, Source: src, StartLine: m.StartLine, EndLine: m.EndLine}

@@ -68,7 +68,7 @@ func TestDefaults(t *testing.T) {
 	v := Defaults(noEnv)
 	if v.Agents != "auto" || v.LLM.BaseURL != DefaultBaseURL || v.LLM.Model != "" || v.LLM.APIKeyEnv != "OPENAI_API_KEY" ||
 		v.Rounds != 5 || v.MutantTimeoutConstant != 4*time.Second || v.OnSaveDelay != 500*time.Millisecond || v.OnSave != OnSaveAnalyze ||
-		v.MavenArgs == nil || len(v.MavenArgs) != 0 || v.StepConstant != 10_000 || v.SandboxMode != "auto" {
+		v.MavenArgs == nil || len(v.MavenArgs) != 0 || v.StepConstant != 1_000 || v.SandboxMode != "auto" {
 		t.Errorf("defaults %+v", v)
 	}
 	env := map[string]string{"OPENAI_BASE_URL": "http://127.0.0.1:8080/v1", "ADVERTEST_MODEL": "m"}

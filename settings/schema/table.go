@@ -120,8 +120,8 @@ var Table = []Setting{
 		field: func(v *Values) any { return &v.StepFactor },
 	},
 	{
-		Name: "mutantTimeout.stepConstant", Type: Integer, Default: 10_000, Min: 1, Max: 1e12, Scope: Window,
-		Description: "The constant part of a mutant's step budget, in counted steps: what a mutant may add to a test that takes few steps on the original. 10,000 steps of an endless loop cost a few milliseconds even in a fresh, interpreted mutant class; raise it when mutants that only run longer (a loop over more of a small input) come out `timeout`.",
+		Name: "mutantTimeout.stepConstant", Type: Integer, Default: 1_000, Min: 1, Max: 1e12, Scope: Window,
+		Description: "The constant part of a mutant's step budget, in counted steps: what a mutant may add to a test that takes few steps on the original (the factor covers the rest). 1,000 steps of an endless loop cost well under a millisecond even in a fresh, interpreted mutant class; raise it when mutants that only run longer (a loop over more of a small input) come out `timeout`.",
 		field:       func(v *Values) any { return &v.StepConstant },
 	},
 	{

@@ -87,7 +87,7 @@ describe('toServerSettings', () => {
       budget: { maxTokens: 0, maxUSD: 0 },
       rounds: 5,
       repairAttempts: 10,
-      mutantTimeout: { factor: 1.25, constantMs: 4000, stepFactor: 10, stepConstant: 10000 },
+      mutantTimeout: { factor: 1.25, constantMs: 4000, stepFactor: 10, stepConstant: 1000 },
       mutants: { operators: ['default', 'strong'] },
       workers: 0,
       worker: { heapMB: 512, maxLeakedThreads: 32 },
