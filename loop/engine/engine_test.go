@@ -437,8 +437,10 @@ func checkPreparedSchema(t *testing.T, f *fixture, subj engine.Subject, suite en
 	if st.InSchema == 0 || st.PreparedTime == 0 {
 		t.Errorf("prepared schema: %d mutants in it, %v of its compile before Evaluate; want it used", st.InSchema, st.PreparedTime)
 	}
+	// Statuses only: the killing test is the first to fail in the order of this baseline's
+	// test times, which another baseline run may give otherwise.
 	for i := range ms {
-		if got[i].Status != want[i].Status || strings.Join(got[i].KilledBy, ",") != strings.Join(want[i].KilledBy, ",") {
+		if got[i].Status != want[i].Status {
 			t.Errorf("%s: %s %v with the prepared schema, %s %v without", ms[i].ID, got[i].Status, got[i].KilledBy, want[i].Status, want[i].KilledBy)
 		}
 	}

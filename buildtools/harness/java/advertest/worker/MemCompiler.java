@@ -318,6 +318,10 @@ final class MemCompiler {
             } catch (RuntimeException | LinkageError e) {
                 ok = false;
             }
+            for (Source s : sources) {
+                // A class that did not come out (the trap a reused context sets): fresh too.
+                ok &= o.out.containsKey(s.className);
+            }
             if (!ok) {
                 o = o.fresh();
                 dc = new DiagnosticCollector<>();
