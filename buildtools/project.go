@@ -123,6 +123,11 @@ func (p *Project) Compile(ctx context.Context, sources []harness.Source) (*harne
 	return p.Pool.Compile(ctx, sources)
 }
 
+// CompileShared compiles sources that many runs will use on every worker (harness.Pool.CompileShared).
+func (p *Project) CompileShared(ctx context.Context, sources []harness.Source) (*harness.CompileResult, error) {
+	return p.Pool.CompileShared(ctx, sources)
+}
+
 // ModuleRoot is the module's root folder.
 func (p *Project) ModuleRoot() string { return p.Module.Root }
 

@@ -9,7 +9,7 @@ import (
 // compiles too, and a mutant schema is the newest while its method's mutants run.
 const maxExported = 4
 
-// exportedCompiles are the last compiles made through Pool.Compile, with the workers that have
+// exportedCompiles are the last compiles made through Pool.CompileShared, with the workers that have
 // their classes. A run of the same sources on a worker without them carries them, so the worker
 // defines javac's bytes instead of compiling again: a mutant schema costs one compile per pool,
 // not one per worker. The bytes come from a worker in the same sandbox as the one that runs

@@ -235,7 +235,7 @@ type Pool struct {
 	normalMu sync.Mutex
 	normal   map[TestID]time.Duration // last passing duration on the unchanged project
 
-	// exported are the last compiles made through Compile, shipped to the other workers with
+	// exported are the last compiles made through CompileShared, shipped to the other workers with
 	// their first run of the same sources (a mutant schema is compiled once per pool).
 	exported exportedCompiles
 
@@ -516,6 +516,18 @@ func (p *Pool) retire(w *worker) {
 
 // Compile compiles sources in memory against the project and reports javac's diagnostics.
 func (p *Pool) Compile(ctx context.Context, sources []Source) (*CompileResult, error) {
+	var reply compileReply
+	if err := p.call(ctx, &compileRequest{Sources: wireSources(sources)}, &reply); err != nil {
+		return nil, fmt.Errorf("harness: compile: %w", err)
+	}
+	return reply.Compile.toResult(), nil
+}
+
+// CompileShared is Compile for sources that many runs will override with, on any worker (a
+// mutant schema): the worker's classes are kept by the pool and shipped to each other worker
+// with its first run of the same sources, which then defines them instead of compiling
+// (docs/worker-protocol.md, "Shipped classes").
+func (p *Pool) CompileShared(ctx context.Context, sources []Source) (*CompileResult, error) {
 	var reply compileReply
 	var by *worker
 	if err := p.callVia(ctx, &compileRequest{Sources: wireSources(sources), Export: true}, &reply, func(w *worker) { by = w }); err != nil {

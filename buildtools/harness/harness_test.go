@@ -887,7 +887,7 @@ func TestDigestsAndSkippedRuns(t *testing.T) {
 	}
 }
 
-// A compile made through Compile is shipped to the other worker with its first run of the same
+// A compile made through CompileShared is shipped to the other worker with its first run of the same
 // sources: that worker defines the classes instead of compiling them (Origin "shipped"), and
 // they are the compile's classes (the test passes only on the mutant).
 func TestCompiledClassesAreShippedToTheOtherWorker(t *testing.T) {
@@ -900,7 +900,7 @@ func TestCompiledClassesAreShippedToTheOtherWorker(t *testing.T) {
 	// The test sleeps so that two runs at once take both workers.
 	test := Source{ClassName: "org.acme.CalcShippedTest", Text: "package org.acme;\nimport static org.junit.Assert.*;\npublic class CalcShippedTest {\n" +
 		"  @org.junit.Test public void seesTheMutant() throws Exception { Thread.sleep(400); assertEquals(5, Calc.add(2, 2)); }\n}\n"}
-	cr, err := p.Compile(ctx, []Source{mutant, test})
+	cr, err := p.CompileShared(ctx, []Source{mutant, test})
 	if err != nil || !cr.OK || cr.Origin != "javac" {
 		t.Fatalf("compile: %v %+v", err, cr)
 	}
@@ -931,6 +931,28 @@ func TestCompiledClassesAreShippedToTheOtherWorker(t *testing.T) {
 		if r := run(t, p, spec); r.Compile.Origin != "cache" {
 			t.Errorf("run %d after the shipping: origin %q, want cache", i, r.Compile.Origin)
 		}
+	}
+	// A plain Compile is not shipped: the other worker compiles on its own.
+	other := Source{ClassName: mutant.ClassName, Text: mutate(t, readSource(t, fx.j4, "org/acme/Calc.java"), "return a + b;", "return b + a + 1;")}
+	if cr, err := p.Compile(ctx, []Source{other, test}); err != nil || !cr.OK {
+		t.Fatalf("plain compile: %v %+v", err, cr)
+	}
+	spec.Overrides = []Source{other}
+	for i := range results {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			results[i] = run(t, p, spec)
+		}(i)
+	}
+	wg.Wait()
+	origins = origins[:0]
+	for _, r := range results {
+		origins = append(origins, r.Compile.Origin)
+	}
+	sort.Strings(origins)
+	if fmt.Sprint(origins) != "[cache javac]" {
+		t.Errorf("origins after a plain compile = %v, want one from the compiling worker's cache and one compiled there", origins)
 	}
 }
 

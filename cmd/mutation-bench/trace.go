@@ -38,3 +38,14 @@ func (t *tracer) Run(ctx context.Context, spec harness.RunSpec) (*harness.RunRes
 	}
 	return res, err
 }
+
+// CompileShared keeps the pool's shared compile of a schema under the trace (the engine asks
+// for it when its runner has it), so a traced run compiles what an untraced one does.
+func (t *tracer) CompileShared(ctx context.Context, sources []harness.Source) (*harness.CompileResult, error) {
+	if sc, ok := t.Runner.(interface {
+		CompileShared(context.Context, []harness.Source) (*harness.CompileResult, error)
+	}); ok {
+		return sc.CompileShared(ctx, sources)
+	}
+	return t.Runner.Compile(ctx, sources)
+}

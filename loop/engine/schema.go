@@ -98,6 +98,19 @@ func (p *PendingSchema) wait(ctx context.Context, since time.Time) (*schema, tim
 	return p.sch, max(0, end.Sub(p.started)), p.err
 }
 
+// sharedCompiler is a Runner that can compile once for all its workers (harness.Pool,
+// buildtools.Project): the schema's runs then need no compile of their own on any worker.
+type sharedCompiler interface {
+	CompileShared(ctx context.Context, sources []harness.Source) (*harness.CompileResult, error)
+}
+
+func compileShared(ctx context.Context, r Runner, sources []harness.Source) (*harness.CompileResult, error) {
+	if sc, ok := r.(sharedCompiler); ok {
+		return sc.CompileShared(ctx, sources)
+	}
+	return r.Compile(ctx, sources)
+}
+
 // maxSchemaRounds bounds the compiles spent dropping the sites javac rejects.
 const maxSchemaRounds = 6
 
@@ -113,7 +126,7 @@ func buildSchema(ctx context.Context, r Runner, subj Subject, suite Suite, ms []
 		if err != nil || len(s.IDs) < 2 {
 			return nil, nil // the mutants go one by one
 		}
-		cr, err := r.Compile(ctx, append([]harness.Source{{ClassName: subj.Class, Text: s.Text, Digest: true}}, suite.Extra...))
+		cr, err := compileShared(ctx, r, append([]harness.Source{{ClassName: subj.Class, Text: s.Text, Digest: true}}, suite.Extra...))
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
