@@ -77,7 +77,9 @@ func (m *Module) CheckCompiled() Staleness {
 
 // EnsureCompiled makes sure the module's main and test classes exist and are current: when an
 // output folder is missing or a source is newer than its class, the build tool compiles the
-// module (mvn test-compile, gradle testClasses). A build that fails returns a *BuildError with the
+// module (mvn test-compile, gradle testClasses), unless the output folders are missing or empty
+// and the classes cache has the classes of the same model and files (a fresh copy of a project
+// compiled before). A build that fails returns a *BuildError with the
 // tool's own output.
 func (m *Module) EnsureCompiled(ctx context.Context) error {
 	m.compileMu.Lock()
@@ -91,6 +93,24 @@ func (m *Module) EnsureCompiled(ctx context.Context) error {
 		l = NewLoader(m.opts)
 	}
 	start := time.Now()
+	// A copy of a project compiled before gets its classes from the cache (classcache.go).
+	cacheDir, classesKey := l.classesCacheDir(), ""
+	if cacheDir != "" && m.classesCacheable() {
+		key, err := m.classesKey()
+		if err != nil {
+			l.log.Debug("no classes cache for the module", zap.String("root", m.Root), zap.Error(err))
+		} else {
+			classesKey = key
+		}
+	}
+	if classesKey != "" && m.restoreClasses(cacheDir, classesKey) {
+		if !m.CheckCompiled().Stale() {
+			l.log.Info("module classes restored from the cache", zap.String("root", m.Root),
+				zap.String("reason", st.String()), zap.Duration("took", time.Since(start)))
+			return m.ensureOutputDirs()
+		}
+		// Not current after all (a source dated in the future): the build tool compiles over it.
+	}
 	var err error
 	switch m.BuildSystem {
 	case Maven:
@@ -105,7 +125,15 @@ func (m *Module) EnsureCompiled(ctx context.Context) error {
 	}
 	l.log.Info("module compiled", zap.String("root", m.Root), zap.String("reason", st.String()),
 		zap.Duration("took", time.Since(start)))
-	return m.ensureOutputDirs()
+	if err := m.ensureOutputDirs(); err != nil {
+		return err
+	}
+	if classesKey != "" {
+		if err := m.storeClasses(cacheDir, classesKey); err != nil {
+			l.log.Warn("cannot write the classes cache", zap.String("dir", cacheDir), zap.Error(err))
+		}
+	}
+	return nil
 }
 
 // ensureOutputDirs creates an output folder the build tool left out because its source set is

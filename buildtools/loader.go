@@ -81,11 +81,25 @@ func (l *Loader) LoadRoot(ctx context.Context, root string, bs BuildSystem) (*Mo
 	if err != nil {
 		return nil, err
 	}
+	anchor := buildAnchor(root, bs, files)
+	movableKey, err := l.relocatableKey(anchor, root, bs, files)
+	if err != nil {
+		return nil, err
+	}
 	l.mu.Lock()
 	cached := l.modules[root]
 	l.mu.Unlock()
-	if cached != nil && cached.CacheKey == key {
+	if cached != nil && (cached.CacheKey == key || cached.CacheKey == movableKey) {
 		return cached, nil
+	}
+	if m := l.readDiskCache(movableKey); m != nil && m.Relocatable && m.Anchor != "" {
+		if m.Anchor != anchor {
+			m = m.relocated(m.Anchor, anchor)
+		}
+		if m.Root == root && classpathExists(m) {
+			l.log.Debug("module model from the disk cache", zap.String("root", root), zap.String("relocatedFrom", m.Anchor))
+			return l.remember(m), nil
+		}
 	}
 	if m := l.readDiskCache(key); m != nil {
 		l.log.Debug("module model from the disk cache", zap.String("root", root))
@@ -106,7 +120,12 @@ func (l *Loader) LoadRoot(ctx context.Context, root string, bs BuildSystem) (*Mo
 		return nil, fmt.Errorf("load %s module at %s: %w", bs, root, err)
 	}
 	m.BuildFiles = files
+	m.Anchor = anchor
+	m.Relocatable = canRelocate(m, anchor)
 	m.CacheKey = key
+	if m.Relocatable {
+		m.CacheKey = movableKey
+	}
 	m.JUnit = JUnitVersionOf(m.TestClasspath)
 	m.MockitoVersion = MockitoVersionOf(m.TestClasspath)
 	l.log.Info("module model loaded", zap.String("root", root), zap.String("build", string(bs)),
@@ -147,10 +166,30 @@ func (l *Loader) buildFiles(root string, bs BuildSystem) []string {
 // cacheKey hashes what decides a module's model: the root, the tool arguments and the build
 // files' paths and content.
 func (l *Loader) cacheKey(root string, bs BuildSystem, files []string) (string, error) {
+	return l.buildKey(cacheSchema, func(p string) string { return p }, root, bs, files)
+}
+
+// relocatableKey hashes what decides a relocatable module's model: the tool arguments, the
+// module's place in its build and the build files' places and content, all below the build's
+// anchor (a file outside it, the user's settings.xml, by its own path).
+func (l *Loader) relocatableKey(anchor, root string, bs BuildSystem, files []string) (string, error) {
+	place := func(p string) string {
+		if r, err := filepath.Rel(anchor, p); err == nil && isWithin(anchor, p) {
+			return "anchor/" + filepath.ToSlash(r)
+		}
+		return p
+	}
+	key, err := l.buildKey(cacheSchema+" relocatable", place, root, bs, files)
+	return "r" + key[:min(len(key), 31)], err
+}
+
+// buildKey hashes schema, the module's place, the build system, the tool arguments and each build
+// file's place and content.
+func (l *Loader) buildKey(schema string, place func(string) string, root string, bs BuildSystem, files []string) (string, error) {
 	h := sha256.New()
 	write := func(s string) { h.Write([]byte(s)); h.Write([]byte{0}) }
-	write(cacheSchema)
-	write(root)
+	write(schema)
+	write(place(root))
 	write(string(bs))
 	for _, a := range l.opts.MavenArgs {
 		write("maven-arg " + a)
@@ -163,7 +202,7 @@ func (l *Loader) cacheKey(root string, bs BuildSystem, files []string) (string, 
 		if err != nil {
 			return "", fmt.Errorf("read build file: %w", err)
 		}
-		write(f)
+		write(place(f))
 		write(string(b))
 	}
 	return hex.EncodeToString(h.Sum(nil))[:32], nil
@@ -199,12 +238,21 @@ func (l *Loader) readDiskCache(key string) *Module {
 	if err := json.Unmarshal(b, &m); err != nil || m.CacheKey != key {
 		return nil
 	}
-	for _, p := range m.TestClasspath {
-		if !fileExists(p) {
-			return nil
-		}
+	if !classpathExists(&m) {
+		return nil
 	}
 	return &m
+}
+
+// classpathExists reports whether every entry of m's test class path is there: a cached model
+// whose jar has gone (a cleaned local repository) is loaded again.
+func classpathExists(m *Module) bool {
+	for _, p := range m.TestClasspath {
+		if !fileExists(p) {
+			return false
+		}
+	}
+	return true
 }
 
 // writeDiskCache stores m atomically; a failure only costs the next start a build tool run.

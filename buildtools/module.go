@@ -53,6 +53,12 @@ type Module struct {
 	ReactorRoot   string `json:",omitempty"`
 	ReactorModule string `json:",omitempty"`
 
+	// Anchor is the top folder of the build (buildAnchor), and Relocatable says whether the
+	// model holds for a copy of the build at another place (canRelocate): it is then cached
+	// under a key of the build files' content and their places below the anchor, not of the path.
+	Anchor      string `json:",omitempty"`
+	Relocatable bool   `json:",omitempty"`
+
 	// CacheKey is the content hash the model was cached under.
 	CacheKey string
 
