@@ -45,7 +45,15 @@ func (t *tracer) CompileShared(ctx context.Context, sources []harness.Source) (*
 	if sc, ok := t.Runner.(interface {
 		CompileShared(context.Context, []harness.Source) (*harness.CompileResult, error)
 	}); ok {
-		return sc.CompileShared(ctx, sources)
+		start := time.Now()
+		cr, err := sc.CompileShared(ctx, sources)
+		if cr != nil {
+			t.mu.Lock()
+			fmt.Fprintf(os.Stderr, "trace: schema compile wall %7.2f ms worker %7.2f ms (digests %6.2f ms) %s %s, %d bytes of source\n",
+				ms(time.Since(start)), ms(cr.Duration), ms(cr.DigestDuration), cr.Origin, cr.JavacContext, len(sources[0].Text))
+			t.mu.Unlock()
+		}
+		return cr, err
 	}
 	return t.Runner.Compile(ctx, sources)
 }
