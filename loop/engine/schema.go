@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/advertest/advertest-lsp/buildtools/harness"
@@ -67,7 +68,7 @@ func PrepareSchema(ctx context.Context, r Runner, subj Subject, suite Suite, ms 
 
 // fits says whether the pending schema was prepared for this evaluation.
 func (p *PendingSchema) fits(r Runner, subj Subject, suite Suite, ms []mutants.Mutant) bool {
-	if p == nil || p.runner != r || p.class != subj.Class || p.source != string(subj.Source) || len(p.extra) != len(suite.Extra) {
+	if p == nil || !sameRunner(p.runner, r) || p.class != subj.Class || p.source != string(subj.Source) || len(p.extra) != len(suite.Extra) {
 		return false
 	}
 	for i, x := range suite.Extra {
@@ -81,6 +82,20 @@ func (p *PendingSchema) fits(r Runner, subj Subject, suite Suite, ms []mutants.M
 		}
 	}
 	return true
+}
+
+// sameRunner reports whether a and b are one runner. == on interface values panics when their
+// dynamic type cannot be compared (a struct holding a slice or a map): such runners never match
+// here, so the schema is compiled again (only slower, never wrong).
+func sameRunner(a, b Runner) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
+	if ta != tb || !ta.Comparable() {
+		return false
+	}
+	return a == b
 }
 
 // wait is the prepared schema once compiled, and how long its compile ran before since (the
