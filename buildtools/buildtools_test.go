@@ -457,6 +457,27 @@ func TestGradleInventoryModel(t *testing.T) {
 	if st := m.CheckCompiled(); st.Stale() {
 		t.Errorf("after EnsureCompiled: %s", st)
 	}
+
+	// A fresh copy elsewhere: the model and the classes come from the caches, Gradle never runs.
+	if !m.Relocatable {
+		t.Fatalf("the Gradle model is not relocatable: %v", m.TestClasspath)
+	}
+	before = runs.get()
+	copyRoot := copyProject(t, "../examples/gradle-inventory")
+	c, err := NewLoader(Options{GradleArgs: gradleTestArgs, CacheDir: loader.opts.CacheDir, OnToolRun: runs.hook}).
+		Load(ctx, filepath.Join(copyRoot, "src/main/java/org/acme/inventory/Inventory.java"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.EnsureCompiled(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if runs.get() != before || c.Root != copyRoot || c.MainOutput != filepath.Join(copyRoot, "build/classes/java/main") {
+		t.Errorf("a fresh copy: %d Gradle runs, root %s, output %s; want none, the copy's", runs.get()-before, c.Root, c.MainOutput)
+	}
+	if !fileExists(filepath.Join(copyRoot, "build/classes/java/test/org/acme/inventory/PricingTest.class")) || c.CheckCompiled().Stale() {
+		t.Errorf("the copy's classes were not restored: %s", c.CheckCompiled())
+	}
 }
 
 func TestGradleBuildFailure(t *testing.T) {
