@@ -51,7 +51,8 @@ func (m *Module) classesCacheable() bool {
 }
 
 // classesKey hashes what decides the module's compiled classes: its model's key, the JDK and
-// every file of the module but its build output and hidden folders (.git, .gradle, .advertest).
+// every file of the module but its build output, hidden folders (.git, .gradle, .advertest) and
+// the folders of modules nested in it.
 func (m *Module) classesKey() (string, error) {
 	h := sha256.New()
 	write := func(s string) { h.Write([]byte(s)); h.Write([]byte{0}) }
@@ -74,6 +75,11 @@ func (m *Module) classesKey() (string, error) {
 			for _, o := range outputs {
 				if isWithin(p, o) {
 					return filepath.SkipDir // the build folder (target, build) or an output itself
+				}
+			}
+			for _, bf := range buildFileNames {
+				if fileExists(filepath.Join(p, bf.name)) {
+					return filepath.SkipDir // another module (with its own outputs), not this one's input
 				}
 			}
 			return nil
