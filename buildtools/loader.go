@@ -93,11 +93,12 @@ func (l *Loader) LoadRoot(ctx context.Context, root string, bs BuildSystem) (*Mo
 		return cached, nil
 	}
 	if m := l.readDiskCache(movableKey); m != nil && m.Relocatable && m.Anchor != "" {
-		if m.Anchor != anchor {
-			m = m.relocated(m.Anchor, anchor)
+		from, moveErr := m.Anchor, error(nil)
+		if from != anchor {
+			m, moveErr = m.relocated(from, anchor)
 		}
-		if m.Root == root && classpathExists(m) {
-			l.log.Debug("module model from the disk cache", zap.String("root", root), zap.String("relocatedFrom", m.Anchor))
+		if moveErr == nil && m.Root == root && classpathExists(m) {
+			l.log.Debug("module model from the disk cache", zap.String("root", root), zap.String("builtAt", from))
 			return l.remember(m), nil
 		}
 	}

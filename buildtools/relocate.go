@@ -1,6 +1,8 @@
 package buildtools
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,43 +55,29 @@ func moveArg(a, from, to string) string {
 }
 
 // relocated returns a copy of m with every path under from moved under to (the model of the
-// same build at another place); m itself is left alone.
-func (m *Module) relocated(from, to string) *Module {
-	mv := func(p string) string { return movePath(p, from, to) }
-	mvAll := func(ps []string) []string {
-		if ps == nil {
-			return nil
+// same build at another place); m itself is left alone. The copy goes through the model's
+// cached form, so a field added to Module is copied without a change here.
+func (m *Module) relocated(from, to string) (*Module, error) {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil, fmt.Errorf("copy the module model: %w", err)
+	}
+	n := &Module{}
+	if err := json.Unmarshal(b, n); err != nil {
+		return nil, fmt.Errorf("copy the module model: %w", err)
+	}
+	for _, p := range []*string{&n.Root, &n.MainOutput, &n.TestOutput, &n.Anchor, &n.ReactorRoot} {
+		*p = movePath(*p, from, to)
+	}
+	for _, ps := range [][]string{n.BuildFiles, n.MainSourceRoots, n.TestSourceRoots, n.TestClasspath} {
+		for i := range ps {
+			ps[i] = movePath(ps[i], from, to)
 		}
-		out := make([]string, len(ps))
-		for i, p := range ps {
-			out[i] = mv(p)
-		}
-		return out
 	}
-	n := &Module{
-		Root:            mv(m.Root),
-		BuildSystem:     m.BuildSystem,
-		BuildFiles:      mvAll(m.BuildFiles),
-		MainSourceRoots: mvAll(m.MainSourceRoots),
-		TestSourceRoots: mvAll(m.TestSourceRoots),
-		MainOutput:      mv(m.MainOutput),
-		TestOutput:      mv(m.TestOutput),
-		Release:         m.Release,
-		TestClasspath:   mvAll(m.TestClasspath),
-		JUnit:           m.JUnit,
-		MockitoVersion:  m.MockitoVersion,
-		ReactorModule:   m.ReactorModule,
-		Anchor:          mv(m.Anchor),
-		Relocatable:     m.Relocatable,
-		CacheKey:        m.CacheKey,
+	for i, a := range n.CompilerArgs {
+		n.CompilerArgs[i] = moveArg(a, from, to)
 	}
-	if m.ReactorRoot != "" {
-		n.ReactorRoot = mv(m.ReactorRoot)
-	}
-	for _, a := range m.CompilerArgs {
-		n.CompilerArgs = append(n.CompilerArgs, moveArg(a, from, to))
-	}
-	return n
+	return n, nil
 }
 
 // canRelocate reports whether the model of a build anchored at anchor stays true when the build

@@ -117,7 +117,10 @@ func TestFreshCopyReusesTheModelAndTheClasses(t *testing.T) {
 		own := filepath.Join(fifth, "target/classes/org/acme/Own.class")
 		os.MkdirAll(filepath.Dir(own), 0o755)
 		os.WriteFile(own, []byte("mine"), 0o644)
-		m := a.relocated(first, fifth)
+		m, err := a.relocated(first, fifth)
+		if err != nil {
+			t.Fatal(err)
+		}
 		key, err := m.classesKey()
 		if err != nil {
 			t.Fatal(err)
@@ -171,7 +174,10 @@ func TestWhichModelsRelocate(t *testing.T) {
 	m := base()
 	m.TestClasspath = []string{"/usr/share/java/x.jar"}
 	m.CompilerArgs = []string{"-parameters", "-Aout=" + filepath.Join(anchor, "gen"), filepath.Join(anchor, "proc.jar")}
-	moved := m.relocated(anchor, to)
+	moved, err := m.relocated(anchor, to)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if moved.Root != filepath.Join(to, "app") || moved.MainOutput != filepath.Join(to, "app/target/classes") ||
 		moved.TestClasspath[0] != "/usr/share/java/x.jar" || moved.BuildFiles[2] != filepath.Join(home, ".m2/settings.xml") ||
 		!slices.Equal(moved.CompilerArgs, []string{"-parameters", "-Aout=" + filepath.Join(to, "gen"), filepath.Join(to, "proc.jar")}) {

@@ -905,25 +905,29 @@ func TestCompiledClassesAreShippedToTheOtherWorker(t *testing.T) {
 		t.Fatalf("compile: %v %+v", err, cr)
 	}
 	spec := RunSpec{Overrides: []Source{mutant}, ExtraTests: []Source{test}, Tests: []TestID{{Class: test.ClassName, Method: "seesTheMutant"}}}
-	results := make([]*RunResult, 2)
-	var wg sync.WaitGroup
-	for i := range results {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			results[i] = run(t, p, spec)
-		}(i)
+	// twoAtOnce runs spec twice at the same time and gives the two compiles' origins, sorted.
+	twoAtOnce := func() ([]*RunResult, string) {
+		results := make([]*RunResult, 2)
+		var wg sync.WaitGroup
+		for i := range results {
+			wg.Add(1)
+			go func(i int) {
+				defer wg.Done()
+				results[i] = run(t, p, spec)
+			}(i)
+		}
+		wg.Wait()
+		origins := []string{results[0].Compile.Origin, results[1].Compile.Origin}
+		sort.Strings(origins)
+		return results, fmt.Sprint(origins)
 	}
-	wg.Wait()
-	origins := []string{}
+	results, origins := twoAtOnce()
 	for _, r := range results {
-		origins = append(origins, r.Compile.Origin)
 		if got := fmt.Sprint(outcomes(r)); got != "map[org.acme.CalcShippedTest.seesTheMutant:passed]" {
 			t.Errorf("outcomes = %s (%v)", got, r.Tests)
 		}
 	}
-	sort.Strings(origins)
-	if fmt.Sprint(origins) != "[cache shipped]" {
+	if origins != "[cache shipped]" {
 		t.Errorf("origins of the two runs = %v, want one from the compiling worker's cache and one shipped", origins)
 	}
 	// Both workers have the classes now.
@@ -938,20 +942,7 @@ func TestCompiledClassesAreShippedToTheOtherWorker(t *testing.T) {
 		t.Fatalf("plain compile: %v %+v", err, cr)
 	}
 	spec.Overrides = []Source{other}
-	for i := range results {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			results[i] = run(t, p, spec)
-		}(i)
-	}
-	wg.Wait()
-	origins = origins[:0]
-	for _, r := range results {
-		origins = append(origins, r.Compile.Origin)
-	}
-	sort.Strings(origins)
-	if fmt.Sprint(origins) != "[cache javac]" {
+	if _, origins := twoAtOnce(); origins != "[cache javac]" {
 		t.Errorf("origins after a plain compile = %v, want one from the compiling worker's cache and one compiled there", origins)
 	}
 }
