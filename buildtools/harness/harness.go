@@ -141,6 +141,13 @@ type RunSpec struct {
 	// these, no test runs (the result has the compile and no tests): the caller knows the
 	// verdict of that bytecode already.
 	SkipDigests []string
+	// Sharded splits the tests by class across the pool's workers, run at once (not with
+	// StopAtFirstFailure, nor on a pool of one worker, nor with tests of a single class).
+	// The results come class by class, in the order of each class's first entry in Tests;
+	// Coverage is still the exact union, merged from the parts' JaCoCo probes.
+	Sharded bool
+
+	exportProbes bool // a part of a sharded run: the done line carries the union's probes
 }
 
 // Outcome is how one test ended.
@@ -202,6 +209,11 @@ type RunResult struct {
 	// one worker ran every test; nil otherwise.
 	Coverage *Coverage
 	Duration time.Duration
+
+	// probes are the union's raw probes (RunSpec.exportProbes); probesOK says the done line
+	// of the worker that ran every test brought them.
+	probes   []wireProbes
+	probesOK bool
 }
 
 // ErrClosed is returned by calls on a closed Pool.
@@ -363,6 +375,9 @@ func (p *Pool) acquire(ctx context.Context) (*slot, error) {
 	case <-p.closing:
 		return nil, ErrClosed
 	}
+	if f, ok := ctx.Value(whenAcquiredKey{}).(func()); ok {
+		f()
+	}
 	if s.w != nil && s.w.alive() && len(s.w.lines) > 0 {
 		// An idle worker has nothing to say: something in it (a thread a test left) writes on the
 		// protocol's descriptor.
@@ -376,6 +391,16 @@ func (p *Pool) acquire(ctx context.Context) (*slot, error) {
 		return s, nil
 	}
 	return p.renew(ctx, s)
+}
+
+type whenAcquiredKey struct{}
+
+// WhenAcquired returns a context whose requests call f as soon as they hold a worker (before
+// it is started, if it has to be). It lets a caller that starts a request in the background
+// wait until that request has its worker, so that a request it makes next (a sharded run)
+// cannot take every worker first: the engine's PrepareSchema uses it.
+func WhenAcquired(ctx context.Context, f func()) context.Context {
+	return context.WithValue(ctx, whenAcquiredKey{}, f)
 }
 
 // AllowRead lets the workers read paths, at their own paths and read-only: a folder of classes

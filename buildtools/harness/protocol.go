@@ -71,6 +71,28 @@ type runRequest struct {
 	// Precompiled are the classes another worker compiled from exactly these overrides and
 	// extra tests: the worker defines them instead of compiling, unless it has them already.
 	Precompiled *wirePrecompiled `json:"precompiled,omitempty"`
+	// ExportProbes asks for the union's raw JaCoCo probes in the done line (runDone.Probes):
+	// a shard of a sharded run, whose union Go merges.
+	ExportProbes bool `json:"exportProbes,omitempty"`
+}
+
+// analyzeRequest asks for the coverage of merged probes over a run's classes: the run's sources
+// (compiled as the run compiled them) and its CoverClasses.
+type analyzeRequest struct {
+	requestHead
+	Overrides    []wireSource     `json:"overrides"`
+	ExtraTests   []wireSource     `json:"extraTests"`
+	Precompiled  *wirePrecompiled `json:"precompiled,omitempty"`
+	CoverClasses []string         `json:"coverClasses"`
+	Probes       []wireProbes     `json:"probes"`
+}
+
+// wireProbes are one class's JaCoCo probes: its binary name, its class id (JaCoCo's CRC64 of
+// the bytes it instrumented, hex) and one '0' or '1' per probe.
+type wireProbes struct {
+	Class  string `json:"class"`
+	ID     string `json:"id"`
+	Probes string `json:"probes"`
 }
 
 // wirePrecompiled is an exported compile: javac's bytes by class name (base64 on the wire) and
@@ -89,6 +111,7 @@ func (*initRequest) op() string     { return "init" }
 func (*compileRequest) op() string  { return "compile" }
 func (*discoverRequest) op() string { return "discover" }
 func (*runRequest) op() string      { return "run" }
+func (*analyzeRequest) op() string  { return "analyze" }
 func (*statsRequest) op() string    { return "stats" }
 func (*cancelRequest) op() string   { return "cancel" }
 
@@ -141,6 +164,11 @@ type initReply struct {
 type compileReply struct {
 	replyHead
 	Compile *wireCompile `json:"compile"`
+}
+
+type analyzeReply struct {
+	replyHead
+	Coverage map[string]wireClassCov `json:"coverage"`
 }
 
 type discoverReply struct {
@@ -205,6 +233,7 @@ type runDone struct {
 	Fatal         string                  `json:"fatal"` // the worker must be restarted: oom, a stuck thread, too many threads left
 	Coverage      map[string]wireClassCov `json:"coverage"`
 	CoverageError string                  `json:"coverageError"`
+	Probes        []wireProbes            `json:"probes"` // when the run asked for them (ExportProbes)
 }
 
 type wireCompile struct {

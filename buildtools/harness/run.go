@@ -31,6 +31,9 @@ const maxTestFiles = 16 << 20
 // protocol's descriptor costs a restart too; it is rerun alone on a fresh worker, and if it
 // breaks the protocol again its outcome is an Error saying so (docs/worker-protocol.md).
 func (p *Pool) Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
+	if parts := p.shards(spec); parts != nil {
+		return p.runSharded(ctx, spec, parts)
+	}
 	start := time.Now()
 	res := &RunResult{}
 	tests := spec.Tests
@@ -113,6 +116,7 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests []TestID,
 		StopAtFirstFailure: spec.StopAtFirstFailure,
 		ActiveMutant:       spec.ActiveMutant,
 		SkipDigests:        spec.SkipDigests,
+		ExportProbes:       spec.exportProbes,
 		DefaultBudgetMs:    def.Milliseconds(),
 		BudgetsMs:          map[string]int64{},
 	}
@@ -264,9 +268,10 @@ func (p *Pool) runDone(s *slot, spec RunSpec, seq *runSequence, m *runDone, res 
 		p.release(s)
 	}
 	// The union is exact only when this worker ran every test of the run.
-	res.Coverage = nil
+	res.Coverage, res.probes, res.probesOK = nil, nil, false
 	if !res.WorkerRestarted {
 		res.Coverage = decodeCoverage(m.Coverage)
+		res.probes, res.probesOK = m.Probes, spec.exportProbes && m.Probes != nil
 	}
 	if m.Error != "" {
 		return runEnd{}, fmt.Errorf("harness: run: %s", m.Error)
@@ -370,9 +375,9 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, " | ")
 }
 
-func nonNil(s []string) []string {
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }

@@ -160,7 +160,8 @@ func (b *Baseline) Describe(rep *report.Report) {
 // CoversLine reports whether any passing test executes the line.
 func (b *Baseline) CoversLine(line int) bool { return len(b.lineTests[line]) > 0 }
 
-// RunBaseline runs the suite on the original with per-test coverage.
+// RunBaseline runs the suite on the original with per-test coverage, its test classes shared
+// out among the runner's workers when it has several (harness.RunSpec.Sharded).
 func RunBaseline(ctx context.Context, r Runner, subj Subject, suite Suite) (*Baseline, error) {
 	start := time.Now()
 	res, err := r.Run(ctx, harness.RunSpec{
@@ -169,6 +170,8 @@ func RunBaseline(ctx context.Context, r Runner, subj Subject, suite Suite) (*Bas
 		Tests:        suite.Tests,
 		Coverage:     true,
 		CoverClasses: []string{subj.Class},
+		// Split by test class over the pool's workers; the union still comes out exact.
+		Sharded: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("running the suite on the original: %w", err)

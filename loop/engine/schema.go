@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sync"
 	"time"
 
 	"github.com/advertest/advertest-lsp/buildtools/harness"
@@ -46,11 +47,14 @@ type PendingSchema struct {
 	started, finished time.Time
 }
 
-// PrepareSchema starts compiling the mutant schema of ms on one of r's workers and returns at
-// once. Called just before RunBaseline, the compile takes the worker the baseline leaves idle
-// (the baseline runs the whole suite on one), so Evaluate finds the schema compiled. Evaluate
-// uses it when given the same runner, subject and suite and mutants that are among ms (each
-// the same as there); otherwise it compiles its own. Cancelling ctx stops the compile.
+// PrepareSchema starts compiling the mutant schema of ms on one of r's workers and returns once
+// the compile holds its worker (with a runner that compiles for all its workers, a harness
+// pool; at once with any other). Called just before RunBaseline, the compile goes first: the
+// baseline, sharded over the workers, finds one worker busy and queues its last part behind
+// the compile, so Evaluate finds the schema compiled instead of waiting for it after the
+// baseline. Evaluate uses it when given the same runner, subject and suite and mutants that
+// are among ms (each the same as there); otherwise it compiles its own. Cancelling ctx stops
+// the compile.
 func PrepareSchema(ctx context.Context, r Runner, subj Subject, suite Suite, ms []mutants.Mutant) *PendingSchema {
 	p := &PendingSchema{done: make(chan struct{}), class: subj.Class, source: string(subj.Source),
 		extra: append([]Source(nil), suite.Extra...), mutants: make(map[string]mutants.Mutant, len(ms)), runner: r,
@@ -58,11 +62,21 @@ func PrepareSchema(ctx context.Context, r Runner, subj Subject, suite Suite, ms 
 	for _, m := range ms {
 		p.mutants[m.ID] = m
 	}
+	held := make(chan struct{})
+	var once sync.Once
+	signal := func() { once.Do(func() { close(held) }) }
 	go func() {
-		p.sch, p.err = buildSchema(ctx, r, subj, suite, ms)
+		p.sch, p.err = buildSchema(harness.WhenAcquired(ctx, signal), r, subj, suite, ms)
 		p.finished = time.Now()
+		signal() // no worker held (no schema to compile, or a runner without a pool): done
 		close(p.done)
 	}()
+	if _, pooled := r.(sharedCompiler); pooled {
+		select {
+		case <-held:
+		case <-ctx.Done():
+		}
+	}
 	return p
 }
 

@@ -12,6 +12,7 @@ import org.jacoco.core.analysis.CoverageBuilder;
 import org.jacoco.core.analysis.IClassCoverage;
 import org.jacoco.core.analysis.ICounter;
 import org.jacoco.core.analysis.ILine;
+import org.jacoco.core.data.ExecutionData;
 import org.jacoco.core.data.ExecutionDataReader;
 import org.jacoco.core.data.ExecutionDataStore;
 import org.jacoco.core.data.SessionInfoStore;
@@ -77,8 +78,8 @@ final class Coverage {
         reader.setSessionInfoVisitor(sessions);
         reader.read();
         if (total != null) {
-            for (org.jacoco.core.data.ExecutionData d : store.getContents()) {
-                total.put(new org.jacoco.core.data.ExecutionData(d.getId(), d.getName(), d.getProbes().clone()));
+            for (ExecutionData d : store.getContents()) {
+                total.put(new ExecutionData(d.getId(), d.getName(), d.getProbes().clone()));
             }
         }
         return analyze(store, classes);
@@ -86,6 +87,19 @@ final class Coverage {
 
     /** Analyses the given classes against store: {class: {sourceFile, lines}}. */
     Map<String, Object> analyze(ExecutionDataStore store, Map<String, byte[]> classes) throws IOException {
+        return analyze(store, classes, false);
+    }
+
+    /**
+     * analyze, where store's data must belong to exactly these bytes: a class whose data were
+     * recorded on other bytes (JaCoCo's "no match", which it would report as not covered)
+     * throws IllegalArgumentException.
+     */
+    Map<String, Object> analyzeExact(ExecutionDataStore store, Map<String, byte[]> classes) throws IOException {
+        return analyze(store, classes, true);
+    }
+
+    private Map<String, Object> analyze(ExecutionDataStore store, Map<String, byte[]> classes, boolean exact) throws IOException {
         CoverageBuilder builder = new CoverageBuilder();
         Analyzer analyzer = new Analyzer(store, builder);
         for (Map.Entry<String, byte[]> e : classes.entrySet()) {
@@ -93,6 +107,9 @@ final class Coverage {
         }
         Map<String, Object> out = new LinkedHashMap<>();
         for (IClassCoverage cc : builder.getClasses()) {
+            if (exact && cc.isNoMatch()) {
+                throw new IllegalArgumentException("the probes of " + cc.getName().replace('/', '.') + " were recorded on other bytes than the worker has");
+            }
             Map<String, Object> c = new LinkedHashMap<>();
             c.put("sourceFile", cc.getSourceFileName() == null ? "" : cc.getSourceFileName());
             List<Object> lines = new ArrayList<>();
@@ -109,5 +126,57 @@ final class Coverage {
             out.put(cc.getName().replace('/', '.'), c);
         }
         return out;
+    }
+
+    /**
+     * The probes in store of the given classes (binary names), for the controller to merge
+     * with other workers' ({@link #imported}): [{class, id (hex), probes ("0"/"1" each)}].
+     */
+    static List<Object> export(ExecutionDataStore store, java.util.Collection<String> classes) {
+        java.util.Set<String> wanted = new java.util.HashSet<>();
+        for (String c : classes) {
+            wanted.add(c.replace('.', '/'));
+        }
+        List<Object> out = new ArrayList<>();
+        for (ExecutionData d : store.getContents()) {
+            if (!wanted.contains(d.getName())) {
+                continue;
+            }
+            StringBuilder bits = new StringBuilder(d.getProbes().length);
+            for (boolean p : d.getProbes()) {
+                bits.append(p ? '1' : '0');
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("class", d.getName().replace('/', '.'));
+            m.put("id", Long.toHexString(d.getId()));
+            m.put("probes", bits.toString());
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** The store of exported probes (export's form); a malformed entry throws IllegalArgumentException. */
+    static ExecutionDataStore imported(List<Map<String, Object>> entries) {
+        ExecutionDataStore store = new ExecutionDataStore();
+        for (Map<String, Object> m : entries) {
+            String name = String.valueOf(m.get("class")).replace('.', '/');
+            String bits = String.valueOf(m.get("probes"));
+            boolean[] probes = new boolean[bits.length()];
+            for (int i = 0; i < probes.length; i++) {
+                char c = bits.charAt(i);
+                if (c != '0' && c != '1') {
+                    throw new IllegalArgumentException("the probes of " + name + " are not 0s and 1s");
+                }
+                probes[i] = c == '1';
+            }
+            long id;
+            try {
+                id = Long.parseUnsignedLong(String.valueOf(m.get("id")), 16);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("the probes of " + name + " have no class id");
+            }
+            store.put(new ExecutionData(id, name, probes));
+        }
+        return store;
     }
 }

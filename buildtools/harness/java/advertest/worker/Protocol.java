@@ -110,6 +110,15 @@ final class Protocol {
             return out;
         }
 
+        /** A list of JSON objects (analyze's probes). */
+        List<Map<String, Object>> objects(String key) {
+            List<Map<String, Object>> out = new ArrayList<>();
+            for (Object x : asList(fields.get(key))) {
+                out.add(asMap(x));
+            }
+            return out;
+        }
+
         /** The budgets of a run: "class#method" → ms (budgetsMs) or steps (stepBudgets). */
         Map<String, Long> budgets(String key) {
             Map<String, Long> out = new LinkedHashMap<>();

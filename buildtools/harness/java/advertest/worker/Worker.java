@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The worker's state and its requests: init, compile, discover, run, stats (cancel comes from the
- * reader thread). Every answer is built by Protocol.
+ * The worker's state and its requests: init, compile, discover, run, analyze, stats (cancel comes
+ * from the reader thread). Every answer is built by Protocol.
  */
 final class Worker {
     private final Protocol.Writer out;
@@ -63,6 +63,8 @@ final class Worker {
                     return discover(req);
                 case "run":
                     return run(req);
+                case "analyze":
+                    return analyze(req);
                 case "stats":
                     return stats(req.id);
                 default:
@@ -214,7 +216,38 @@ final class Worker {
             } catch (Exception e) {
                 done.put("coverageError", TestRunner.describe(e, 4));
             }
+            if (req.bool("exportProbes")) {
+                done.put("probes", Coverage.export(total, covered.keySet()));
+            }
         }
+    }
+
+    /**
+     * The coverage of the given probes (a sharded run's, OR-ed by the controller) over the run's
+     * classes: its overrides compiled as that run compiled them, the project's class files as it
+     * read them. Probes recorded on other bytes than these fail the request rather than read as
+     * "not covered" (docs/worker-protocol.md, "Sharded coverage").
+     */
+    private Map<String, Object> analyze(Protocol.Request req) throws Exception {
+        List<MemCompiler.Source> srcs = req.sources("overrides");
+        srcs.addAll(req.sources("extraTests"));
+        MemCompiler.Result compiled = compiler.compile(srcs, req.shipped("precompiled"));
+        if (!compiled.ok) {
+            return Protocol.failed(req.id, "analyze: the run's sources do not compile", null);
+        }
+        RunLoader loader = RunLoader.of(true, compiled.classes, projectDirs, library, Worker.class.getClassLoader(), cache);
+        Map<String, byte[]> covered = new LinkedHashMap<>();
+        for (String cc : req.strings("coverClasses")) {
+            covered.putAll(loader.withNested(cc));
+        }
+        Map<String, Object> done = Protocol.done(req.id);
+        try {
+            done.put("coverage", coverage.analyzeExact(Coverage.imported(req.objects("probes")), covered));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // IllegalStateException: JaCoCo's merge of two entries of one class id that differ
+            return Protocol.failed(req.id, "analyze: " + e.getMessage(), null);
+        }
+        return done;
     }
 
     /** Every requested test, class-wide entries expanded; a class without tests stays as (class, ""). */
