@@ -100,9 +100,10 @@ final class Digest {
                     scanSwitches(mn.instructions, here, unknown, opaque);
                     known.addAll(here);
                     Map<Integer, byte[]> d = new LinkedHashMap<>();
-                    d.put(0, sha(canonicalCode(mn, 0)));
+                    Graph g = new Graph(mn);
+                    d.put(0, sha(g.canonical(0)));
                     for (int k : here) {
-                        d.put(k, sha(canonicalCode(mn, k)));
+                        d.put(k, sha(g.canonical(k)));
                     }
                     perMethod.add(d);
                     mn.instructions = new InsnList();
@@ -233,149 +234,204 @@ final class Digest {
      * successors [handlers]".
      */
     static String canonicalCode(MethodNode mn, int active) {
-        InsnList insns = mn.instructions;
-        if (insns.size() == 0) {
-            return "";
-        }
-        List<AbstractInsnNode> real = new ArrayList<>();
-        Map<AbstractInsnNode, Integer> index = new IdentityHashMap<>();
-        for (AbstractInsnNode n = insns.getFirst(); n != null; n = n.getNext()) {
-            if (n.getOpcode() >= 0) {
-                index.put(n, real.size());
-                real.add(n);
-            }
-        }
-        int size = real.size();
-        Map<LabelNode, Integer> at = new IdentityHashMap<>();
-        int next = size;
-        for (AbstractInsnNode n = insns.getLast(); n != null; n = n.getPrevious()) {
-            if (n.getOpcode() >= 0) {
-                next = index.get(n);
-            } else if (n instanceof LabelNode) {
-                at.put((LabelNode) n, next);
-            }
-        }
-        Resolver r = new Resolver(real, index, at, active);
-        // Which handlers cover each instruction, in the table's order (the first match wins).
-        List<List<TryCatchBlockNode>> covers = new ArrayList<>();
-        for (int i = 0; i < size; i++) {
-            covers.add(new ArrayList<>());
-        }
-        for (TryCatchBlockNode t : mn.tryCatchBlocks) {
-            for (int i = at.get(t.start); i < at.get(t.end); i++) {
-                covers.get(i).add(t);
-            }
-        }
-        // The walk: from the entry, along fall-throughs first; other successors wait in order.
-        int[] id = new int[size];
-        Arrays.fill(id, -1);
-        List<Integer> order = new ArrayList<>();
-        ArrayDeque<Integer> pending = new ArrayDeque<>();
-        pending.add(0);
-        while (!pending.isEmpty()) {
-            int p = r.resolve(pending.poll());
-            while (p >= 0 && id[p] < 0) {
-                id[p] = order.size();
-                order.add(p);
-                AbstractInsnNode n = real.get(p);
-                for (int s : r.jumps(n)) {
-                    pending.add(s);
-                }
-                for (TryCatchBlockNode t : covers.get(p)) {
-                    pending.add(at.get(t.handler));
-                }
-                p = fallsThrough(n) ? r.resolve(p + 1) : -1;
-            }
-        }
-        StringBuilder b = new StringBuilder();
-        for (int k = 0; k < order.size(); k++) {
-            int p = order.get(k);
-            AbstractInsnNode n = real.get(p);
-            b.append('#').append(k).append(' ');
-            text(b, n);
-            b.append(" ->");
-            for (int s : r.jumps(n)) {
-                b.append(' ').append(name(id, r.resolve(s)));
-            }
-            if (fallsThrough(n)) {
-                b.append(" next ").append(name(id, r.resolve(p + 1)));
-            }
-            for (TryCatchBlockNode t : covers.get(p)) {
-                b.append(" catch ").append(t.type).append(' ').append(name(id, r.resolve(at.get(t.handler))));
-            }
-            b.append('\n');
-        }
-        return b.toString();
+        return new Graph(mn).canonical(active);
     }
 
-    private static String name(int[] id, int p) {
-        if (p == Resolver.END) {
-            return "end";
-        }
-        if (p == Resolver.SPIN) {
-            return "spin";
-        }
-        return "#" + id[p];
-    }
-
-    /** Follows gotos and resolved switches to the instruction that really runs next. */
-    private static final class Resolver {
+    /**
+     * A method's instructions indexed once for all its canonical walks: a schema's method is
+     * walked once per mutant whose switch it holds (77 times for the example's indexOf), and
+     * indexing it, writing each instruction's text and listing its successors on every walk
+     * was most of the schema's digest time.
+     */
+    static final class Graph {
         static final int END = -1; // past the last instruction (not in verified code)
         static final int SPIN = -2; // a cycle of gotos: an endless loop without instructions
+        private static final int PLAIN = 0;
+        private static final int GOTO = 1;
+        private static final int SWITCH = 2;
 
-        private final List<AbstractInsnNode> real;
-        private final Map<AbstractInsnNode, Integer> index;
-        private final Map<LabelNode, Integer> at;
-        private final int active;
+        private final int size;
+        private final String[] text; // each instruction without its jump targets
+        private final int[][] jumps; // its successors other than the fall-through, unresolved
+        private final boolean[] falls;
+        private final int[][] handlers; // the handlers that cover it, in the table's order (the first match wins)
+        private final String[][] handlerTypes;
+        // resolve's view of it: a goto's target; a switch's constant, sense, target and fall-through
+        private final int[] kind;
+        private final int[] target;
+        private final int[] switchK;
+        private final boolean[] switchEq;
+        private final int[] switchFall;
 
-        Resolver(List<AbstractInsnNode> real, Map<AbstractInsnNode, Integer> index, Map<LabelNode, Integer> at, int active) {
-            this.real = real;
-            this.index = index;
-            this.at = at;
-            this.active = active;
+        Graph(MethodNode mn) {
+            InsnList insns = mn.instructions;
+            List<AbstractInsnNode> real = new ArrayList<>();
+            Map<AbstractInsnNode, Integer> index = new IdentityHashMap<>();
+            for (AbstractInsnNode n = insns.getFirst(); n != null; n = n.getNext()) {
+                if (n.getOpcode() >= 0) {
+                    index.put(n, real.size());
+                    real.add(n);
+                }
+            }
+            size = real.size();
+            Map<LabelNode, Integer> at = new IdentityHashMap<>();
+            int next = size;
+            for (AbstractInsnNode n = insns.getLast(); n != null; n = n.getPrevious()) {
+                if (n.getOpcode() >= 0) {
+                    next = index.get(n);
+                } else if (n instanceof LabelNode) {
+                    at.put((LabelNode) n, next);
+                }
+            }
+            text = new String[size];
+            jumps = new int[size][];
+            falls = new boolean[size];
+            kind = new int[size];
+            target = new int[size];
+            switchK = new int[size];
+            switchEq = new boolean[size];
+            switchFall = new int[size];
+            StringBuilder b = new StringBuilder();
+            for (int p = 0; p < size; p++) {
+                AbstractInsnNode n = real.get(p);
+                b.setLength(0);
+                text(b, n);
+                text[p] = b.toString();
+                jumps[p] = successors(n, at);
+                falls[p] = fallsThrough(n);
+                JumpInsnNode sw;
+                if (n.getOpcode() == Opcodes.GOTO) {
+                    kind[p] = GOTO;
+                    target[p] = at.get(((JumpInsnNode) n).label);
+                } else if ((sw = switchJump(n)) != null) {
+                    kind[p] = SWITCH;
+                    switchK[p] = intConstant(n.getNext());
+                    switchEq[p] = sw.getOpcode() == Opcodes.IF_ICMPEQ;
+                    target[p] = at.get(sw.label);
+                    switchFall[p] = index.get(sw) + 1;
+                }
+            }
+            List<List<TryCatchBlockNode>> covers = new ArrayList<>();
+            for (int p = 0; p < size; p++) {
+                covers.add(new ArrayList<>());
+            }
+            for (TryCatchBlockNode t : mn.tryCatchBlocks) {
+                for (int p = at.get(t.start); p < at.get(t.end); p++) {
+                    covers.get(p).add(t);
+                }
+            }
+            handlers = new int[size][];
+            handlerTypes = new String[size][];
+            for (int p = 0; p < size; p++) {
+                List<TryCatchBlockNode> c = covers.get(p);
+                handlers[p] = new int[c.size()];
+                handlerTypes[p] = new String[c.size()];
+                for (int h = 0; h < c.size(); h++) {
+                    handlers[p][h] = at.get(c.get(h).handler);
+                    handlerTypes[p][h] = c.get(h).type;
+                }
+            }
         }
 
-        int resolve(int p) {
-            for (int steps = 0; steps <= real.size(); steps++) {
-                if (p >= real.size()) {
+        /** The successors of n other than its fall-through, unresolved. */
+        private static int[] successors(AbstractInsnNode n, Map<LabelNode, Integer> at) {
+            if (n instanceof JumpInsnNode) {
+                return new int[] {at.get(((JumpInsnNode) n).label)};
+            }
+            LabelNode dflt;
+            List<LabelNode> labels;
+            if (n instanceof TableSwitchInsnNode) {
+                dflt = ((TableSwitchInsnNode) n).dflt;
+                labels = ((TableSwitchInsnNode) n).labels;
+            } else if (n instanceof LookupSwitchInsnNode) {
+                dflt = ((LookupSwitchInsnNode) n).dflt;
+                labels = ((LookupSwitchInsnNode) n).labels;
+            } else {
+                return new int[0];
+            }
+            int[] out = new int[labels.size() + 1];
+            out[0] = at.get(dflt);
+            for (int k = 0; k < labels.size(); k++) {
+                out[k + 1] = at.get(labels.get(k));
+            }
+            return out;
+        }
+
+        /** Follows gotos and the switches resolved for active to the instruction that really runs next. */
+        private int resolve(int p, int active) {
+            for (int steps = 0; steps <= size; steps++) {
+                if (p >= size) {
                     return END;
                 }
-                AbstractInsnNode n = real.get(p);
-                if (n.getOpcode() == Opcodes.GOTO) {
-                    p = at.get(((JumpInsnNode) n).label);
-                    continue;
+                switch (kind[p]) {
+                    case GOTO:
+                        p = target[p];
+                        continue;
+                    case SWITCH:
+                        boolean equal = switchK[p] == active;
+                        p = (switchEq[p] ? equal : !equal) ? target[p] : switchFall[p];
+                        continue;
+                    default:
+                        return p;
                 }
-                JumpInsnNode sw = switchJump(n);
-                if (sw != null) {
-                    boolean equal = intConstant(n.getNext()) == active;
-                    boolean jumps = sw.getOpcode() == Opcodes.IF_ICMPEQ ? equal : !equal;
-                    p = jumps ? at.get(sw.label) : index.get(sw) + 1;
-                    continue;
-                }
-                return p;
             }
             return SPIN;
         }
 
-        /** The successors of n other than its fall-through, unresolved. */
-        List<Integer> jumps(AbstractInsnNode n) {
-            List<Integer> out = new ArrayList<>();
-            if (n instanceof JumpInsnNode) {
-                out.add(at.get(((JumpInsnNode) n).label));
-            } else if (n instanceof TableSwitchInsnNode) {
-                TableSwitchInsnNode t = (TableSwitchInsnNode) n;
-                out.add(at.get(t.dflt));
-                for (LabelNode l : t.labels) {
-                    out.add(at.get(l));
-                }
-            } else if (n instanceof LookupSwitchInsnNode) {
-                LookupSwitchInsnNode t = (LookupSwitchInsnNode) n;
-                out.add(at.get(t.dflt));
-                for (LabelNode l : t.labels) {
-                    out.add(at.get(l));
+        String canonical(int active) {
+            if (size == 0) {
+                return "";
+            }
+            // The walk: from the entry, along fall-throughs first; other successors wait in order.
+            int[] id = new int[size];
+            Arrays.fill(id, -1);
+            int[] order = new int[size];
+            int count = 0;
+            ArrayDeque<Integer> pending = new ArrayDeque<>();
+            pending.add(0);
+            while (!pending.isEmpty()) {
+                int p = resolve(pending.poll(), active);
+                while (p >= 0 && id[p] < 0) {
+                    id[p] = count;
+                    order[count++] = p;
+                    for (int s : jumps[p]) {
+                        pending.add(s);
+                    }
+                    for (int h : handlers[p]) {
+                        pending.add(h);
+                    }
+                    p = falls[p] ? resolve(p + 1, active) : -1;
                 }
             }
-            return out;
+            StringBuilder b = new StringBuilder(count * 24);
+            for (int k = 0; k < count; k++) {
+                int p = order[k];
+                b.append('#').append(k).append(' ').append(text[p]).append(" ->");
+                for (int s : jumps[p]) {
+                    b.append(' ');
+                    name(b, id, resolve(s, active));
+                }
+                if (falls[p]) {
+                    b.append(" next ");
+                    name(b, id, resolve(p + 1, active));
+                }
+                for (int h = 0; h < handlers[p].length; h++) {
+                    b.append(" catch ").append(handlerTypes[p][h]).append(' ');
+                    name(b, id, resolve(handlers[p][h], active));
+                }
+                b.append('\n');
+            }
+            return b.toString();
+        }
+
+        private static void name(StringBuilder b, int[] id, int p) {
+            if (p == END) {
+                b.append("end");
+            } else if (p == SPIN) {
+                b.append("spin");
+            } else {
+                b.append('#').append(id[p]);
+            }
         }
     }
 
