@@ -37,7 +37,14 @@ type Options struct {
 	Probe func() sandbox.Availability
 	// Open replaces how a project is opened (tests; nil: Maven or Gradle and the worker JVMs).
 	Open OpenFunc
+	// WarmCompilers has the workers' compilers warmed in idle time (the server's: its workers
+	// wait between requests; harness.Config.WarmUpCompiles).
+	WarmCompilers bool
 }
+
+// warmUpCompiles is how many idle-time compiles each worker gets with Options.WarmCompilers:
+// about what javac and the digests take to warm up on the client compiler.
+const warmUpCompiles = 10
 
 // Core runs the use cases of one process: the CLI's run, or a server session.
 type Core struct {
@@ -193,11 +200,19 @@ func (c *Core) openProject(ctx context.Context, javaFile string, s settings.Sett
 		MaxLeakedThreads: cfg.MaxLeakedThreads,
 		Sandbox:          status,
 		SandboxPolicy:    policy,
+		WarmUpCompiles:   warmUps(c.opts.WarmCompilers),
 	})
 	if err != nil {
 		return nil, err
 	}
 	return NewWarm(proj), nil
+}
+
+func warmUps(on bool) int {
+	if on {
+		return warmUpCompiles
+	}
+	return 0
 }
 
 // Ready reports whether javaFile's module has a warm project under the settings s.

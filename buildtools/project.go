@@ -49,6 +49,9 @@ type ProjectOptions struct {
 	// MaxLeakedThreads (worker.maxLeakedThreads) is how many live non-daemon threads tests may
 	// leave in a worker before it is restarted.
 	MaxLeakedThreads int
+	// WarmUpCompiles warms each worker's compiler in idle time (harness.Config.WarmUpCompiles;
+	// 0: none): a server's, whose workers wait between requests.
+	WarmUpCompiles int
 	// Sandbox is what the process decided contains the worker JVMs (SandboxPolicy.Decide, once
 	// per process); SandboxPolicy is the settings it was decided from (sandbox.mode,
 	// sandbox.env, llm.apiKeyEnv). The harness starts every worker as they say; the zero
@@ -85,6 +88,7 @@ func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts Proj
 	cfg.JacocoAgentJar = opts.JacocoAgentJar
 	cfg.HeapMB = opts.WorkerHeapMB
 	cfg.ThreadLimit = opts.MaxLeakedThreads
+	cfg.WarmUpCompiles = opts.WarmUpCompiles
 	cfg.Sandbox = opts.Sandbox
 	cfg.SandboxPolicy = opts.SandboxPolicy
 	// The project is readable (read-only) from the workers: tests read their resources and

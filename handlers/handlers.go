@@ -104,7 +104,7 @@ func New(session *server.Session, opts Options) *Handler {
 	}
 	h.results = newResults(h)
 	h.jobs = jobs.NewManager(h.settings.JobsMax, session.Go)
-	h.core = app.New(app.Options{Getenv: opts.Getenv, CacheDir: opts.CacheDir, Logger: h.logger, Background: session.Background(), Buffers: h.buffer})
+	h.core = app.New(app.Options{Getenv: opts.Getenv, CacheDir: opts.CacheDir, Logger: h.logger, Background: session.Background(), Buffers: h.buffer, WarmCompilers: true})
 	// When the session ends (shutdown, or the connection's end), the jobs stop and the
 	// worker JVMs go; the server waits for this before Serve returns.
 	session.Go("projects", func(ctx context.Context) {

@@ -55,6 +55,11 @@ type Config struct {
 	// source roots, the cache folder and the local Maven and Gradle repositories are added.
 	ReadOnly []string
 	Logger   *zap.Logger
+	// WarmUpCompiles is how many compiles each worker's javac and bytecode digests get in idle
+	// time, so that a server's first mutant schemata do not pay their cold start (0: none).
+	// They run only while every worker has been idle for a moment, one at a time, and keep
+	// nothing (warmup.go).
+	WarmUpCompiles int
 }
 
 // Source is the text of one top-level class compiled in memory.
@@ -234,8 +239,13 @@ type Pool struct {
 	ownScratch bool   // Open made scratch; Close removes it
 	workerSeq  atomic.Int64
 
-	idle     chan *slot    // slots not in use; a slot's worker may be nil (started on use)
-	closing  chan struct{} // closed by Close
+	idle    chan *slot    // slots not in use; a slot's worker may be nil (started on use)
+	closing chan struct{} // closed by Close
+	// lastUse is when a request last took a worker (unix ns; the warm-up's own do not count);
+	// warmed is closed once the warm-up compiles are done (at once when there are none).
+	lastUse  atomic.Int64
+	warmed   chan struct{}
+	warmUps  atomic.Int32 // warm-up compiles done (tests)
 	bgCtx    context.Context
 	bgCancel context.CancelFunc
 	bg       sync.WaitGroup
@@ -319,6 +329,7 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 	for i := 0; i < cfg.Workers; i++ {
 		p.idle <- &slot{}
 	}
+	p.startWarmUp()
 	p.log.Debug("harness: workers start in", zap.Stringer("sandbox", cfg.Sandbox))
 	if spec.cds != nil && !fileExists(spec.cds.archive) {
 		// Once per worker build and JDK; a worker without the archive only starts slower.
@@ -377,6 +388,9 @@ func (p *Pool) acquire(ctx context.Context) (*slot, error) {
 	}
 	if f, ok := ctx.Value(whenAcquiredKey{}).(func()); ok {
 		f()
+	}
+	if ctx.Value(warmUpKey{}) == nil {
+		p.lastUse.Store(time.Now().UnixNano())
 	}
 	if s.w != nil && s.w.alive() && len(s.w.lines) > 0 {
 		// An idle worker has nothing to say: something in it (a thread a test left) writes on the

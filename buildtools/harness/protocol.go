@@ -48,6 +48,9 @@ type compileRequest struct {
 	// Export asks for javac's bytes in the answer (wireCompile.Classes), to ship to the other
 	// workers with their first run of the same sources.
 	Export bool `json:"export,omitempty"`
+	// WarmUp: compile without keeping the result among the worker's last compiles (the pool's
+	// warm-up in idle time, Config.WarmUpCompiles).
+	WarmUp bool `json:"warmUp,omitempty"`
 }
 
 type discoverRequest struct {

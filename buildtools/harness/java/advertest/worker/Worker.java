@@ -55,7 +55,7 @@ final class Worker {
                     return init(req);
                 case "compile": {
                     List<MemCompiler.Source> srcs = req.sources("sources");
-                    MemCompiler.Result compiled = compiler.compile(srcs);
+                    MemCompiler.Result compiled = req.bool("warmUp") ? compiler.compileUncached(srcs) : compiler.compile(srcs);
                     compiled.digest(srcs);
                     return Protocol.compileDone(req.id, compiled, req.bool("export"));
                 }
