@@ -79,7 +79,7 @@ func (p *Pool) warmUp(ctx context.Context) {
 	}
 }
 
-// warmUpSource is a class shaped like a mutant schema (docs/mutant-schemata in the engine):
+// warmUpSource is a class shaped like a mutant schema (as loop/mutants.BuildSchema writes them):
 // binary searches whose conditions, arithmetic and assignments select their variant by the
 // worker's switch, with the digests asked for. round makes each text new.
 func warmUpSource(round int) Source {
