@@ -121,7 +121,10 @@ final class Leftovers {
      * snapshot and its kill leaves an orphan that init adopts, outside the worker's tree (see
      * docs/worker-protocol.md, Traps). So the kill repeats until a listing finds nothing alive,
      * and each listing also takes the processes of the worker's own process group, which orphans
-     * keep: the harness starts the worker as a group leader.
+     * keep. Outside the sandbox the harness starts the worker as a group leader; in bubblewrap the
+     * group (and session) is led by bwrap's init, PID 1 of the sandbox's namespace and the worker's
+     * parent, which adopts the orphans: its group is then the worker's to clean, but never the
+     * init itself (see docs/worker-protocol.md, Traps).
      */
     static int killProcesses() {
         boolean reaper = false;
@@ -135,15 +138,15 @@ final class Leftovers {
             return 0;
         }
         long self = ProcessHandle.current().pid();
-        boolean leader = groupOf(self) == self;
+        long group = ownGroup(self);
         Set<Long> killed = new HashSet<>();
         List<ProcessHandle> children = new ArrayList<>();
         for (int round = 0; round < KILL_ROUNDS; round++) {
             Map<Long, ProcessHandle> live = new LinkedHashMap<>();
             ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).forEach(p -> live.put(p.pid(), p));
-            if (leader) {
-                for (long pid : groupMembers(self)) {
-                    if (pid != self && !live.containsKey(pid)) {
+            if (group > 0) {
+                for (long pid : groupMembers(group)) {
+                    if (pid != self && pid != group && !live.containsKey(pid)) {
                         ProcessHandle.of(pid).ifPresent(p -> live.put(pid, p));
                     }
                 }
@@ -173,10 +176,25 @@ final class Leftovers {
         return killed.size();
     }
 
-    /** The process group of pid, from /proc/PID/stat, or -1 when it cannot be read. */
-    private static long groupOf(long pid) {
-        String[] f = statFields(Path.of("/proc", Long.toString(pid), "stat"));
-        return f == null ? -1 : Long.parseLong(f[2]);
+    /**
+     * The process group whose members other than its leader and self are the worker's to kill,
+     * or -1 when there is none: the worker's own group when it leads it (started by the harness
+     * with setpgid), or the group of bwrap's init when the worker runs as its child in the
+     * sandbox's PID namespace (bwrap's --new-session makes the init lead it; its init adopts
+     * the orphans and nothing but the worker and what it started lives in that namespace). In any
+     * other group, say one a shell leads, the other members are not ours.
+     */
+    static long ownGroup(long self) {
+        String[] f = statFields(Path.of("/proc", Long.toString(self), "stat"));
+        if (f == null) {
+            return -1;
+        }
+        long parent = Long.parseLong(f[1]);
+        long group = Long.parseLong(f[2]);
+        if (group == self || (group == 1 && parent == 1)) {
+            return group;
+        }
+        return -1;
     }
 
     /** The pids of the live (not zombie) processes in process group pgid. */

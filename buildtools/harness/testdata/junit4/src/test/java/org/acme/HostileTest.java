@@ -70,11 +70,16 @@ public class HostileTest {
         }
     }
 
-    /** Starts a child and a grandchild that would sleep for eleven days, and leaves them. */
+    /**
+     * Starts a child that would sleep for eleven days and a shell that keeps forking such
+     * sleepers, and leaves them: the clean-up's kill reaches the shell while it forks, so some
+     * sleepers are orphaned between a listing and the kill.
+     */
     @Test
     public void spawnsSleepers() throws Exception {
         Process child = new ProcessBuilder("sleep", "987654").start();
-        Process shell = new ProcessBuilder("sh", "-c", "sleep 987653 & wait").start();
+        Process shell = new ProcessBuilder("sh", "-c",
+                "i=0; while [ $i -lt 200 ]; do sleep 987653 & i=$((i+1)); done; wait").start();
         assertTrue(child.isAlive() && shell.isAlive());
     }
 
