@@ -5,6 +5,7 @@ package buildtools
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -60,5 +61,30 @@ func TestCancelledBuildToolLeavesNoChild(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the tool's child %d outlived the cancelled tool", pid)
 		}
+	}
+}
+
+// TestLowerPriorityReachesTheProcessesStarted: a process started from a goroutine that called
+// lowerPriority runs at nice 10, and the goroutines after it (on other threads) do not.
+func TestLowerPriorityReachesTheProcessesStarted(t *testing.T) {
+	niceOf := func() string {
+		out, err := exec.Command("sh", "-c", `cut -d" " -f19 /proc/self/stat`).Output()
+		if err != nil {
+			t.Fatalf("read a child's nice value: %v", err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	base := niceOf()
+	got := make(chan string, 1)
+	go func() {
+		lowerPriority()
+		got <- niceOf()
+	}()
+	n, _ := strconv.Atoi(base)
+	if g := <-got; g != strconv.Itoa(min(n+10, 19)) {
+		t.Errorf("nice of a child started after lowerPriority = %s, want %d (base %s)", g, min(n+10, 19), base)
+	}
+	if after := niceOf(); after != base {
+		t.Errorf("nice of a child started elsewhere afterwards = %s, want %s", after, base)
 	}
 }

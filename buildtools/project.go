@@ -32,7 +32,7 @@ type Project struct {
 type OpenTiming struct {
 	Model   time.Duration // the build model (Maven or Gradle, or its cache)
 	Compile time.Duration // compiling what was missing or stale, listing the test classes
-	Workers time.Duration // preparing the worker pool (the worker's build or its cache, the CDS archive)
+	Workers time.Duration // preparing the worker pool: what was left of the worker's build and CDS archive (made while the model loads and compiles) and the pool's start
 }
 
 // ProjectOptions are the run-time settings of a Project's pool.
@@ -65,6 +65,23 @@ type ProjectOptions struct {
 func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts ProjectOptions) (*Project, error) {
 	var timing OpenTiming
 	t0 := time.Now()
+	// The worker's jar and CDS archive depend on no project: on a cold start they are made
+	// while the build tool loads the model and compiles, and Open below finds them ready.
+	workerCtx, stopWorkerPrep := context.WithCancel(ctx)
+	workerReady := make(chan struct{})
+	go func() {
+		defer close(workerReady)
+		lowerPriority()
+		err := harness.PrepareWorker(workerCtx, harness.Config{JavaHome: opts.JavaHome, CacheDir: harnessCacheDir(opts.CacheDir),
+			HeapMB: opts.WorkerHeapMB, SandboxPolicy: opts.SandboxPolicy, Logger: opts.Logger})
+		if err != nil && opts.Logger != nil && workerCtx.Err() == nil {
+			opts.Logger.Debug("buildtools: preparing the worker ahead of the pool", zap.Error(err))
+		}
+	}()
+	defer func() {
+		stopWorkerPrep()
+		<-workerReady
+	}()
 	mod, err := loader.Load(ctx, javaFile)
 	if err != nil {
 		return nil, err
@@ -80,6 +97,7 @@ func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts Proj
 	}
 	t2 := time.Now()
 	timing.Compile = t2.Sub(t1)
+	<-workerReady
 	cfg := mod.HarnessConfig()
 	cfg.Workers = opts.Workers
 	cfg.TimeoutFactor = opts.TimeoutFactor
@@ -98,9 +116,7 @@ func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts Proj
 	if mod.ReactorRoot != "" {
 		cfg.ReadOnly = append(cfg.ReadOnly, mod.ReactorRoot)
 	}
-	if opts.CacheDir != "" && opts.CacheDir != "-" {
-		cfg.CacheDir = opts.CacheDir
-	}
+	cfg.CacheDir = harnessCacheDir(opts.CacheDir)
 	if opts.Logger != nil {
 		cfg.Logger = opts.Logger
 	}
@@ -110,6 +126,15 @@ func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts Proj
 	}
 	timing.Workers = time.Since(t2)
 	return &Project{Module: mod, Pool: pool, TestClasses: tests, Opening: timing}, nil
+}
+
+// harnessCacheDir is the worker's cache folder for ProjectOptions.CacheDir: "" (the user's
+// cache folder) where the option turns only the build models' cache off ("-").
+func harnessCacheDir(opt string) string {
+	if opt == "-" {
+		return ""
+	}
+	return opt
 }
 
 // Close stops the project's worker JVMs.

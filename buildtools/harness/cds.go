@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/advertest/advertest-lsp/buildtools/sandbox"
@@ -54,6 +55,9 @@ func jdkMajor(java string) int {
 // trainingSource is compiled by the training run so that javac's and ASM's classes are archived.
 const trainingSource = "package advertest.training;\npublic class Warm {\n  static int f(int n) { int s = 0; for (int i = 0; i < n; i++) { s += i; } return s; }\n}\n"
 
+// cdsTrainingRuns numbers this process's CDS training runs.
+var cdsTrainingRuns atomic.Int64
+
 // makeCDSArchive runs one worker with -XX:ArchiveClassesAtExit (without the agent, which dumping
 // does not allow), compiles a class in it and lets it exit; the archive is written to a temporary
 // file and renamed into place.
@@ -61,7 +65,9 @@ func makeCDSArchive(ctx context.Context, spec *launchSpec, scratch string) error
 	if fileExists(spec.cds.archive) {
 		return nil
 	}
-	tmp := fmt.Sprintf("%s.tmp-%d", spec.cds.archive, os.Getpid())
+	// Unique per training run: two pools of one process may train at once (modules opened in
+	// parallel); the rename below lets the last one win with an archive as good.
+	tmp := fmt.Sprintf("%s.tmp-%d-%d", spec.cds.archive, os.Getpid(), cdsTrainingRuns.Add(1))
 	defer os.Remove(tmp)
 	if err := os.MkdirAll(scratch, 0o755); err != nil {
 		return fmt.Errorf("harness: CDS training run: %w", err)

@@ -270,6 +270,9 @@ type slot struct {
 	w *worker
 }
 
+// defaultHeapMB is a worker's heap (-Xmx) when Config.HeapMB is 0.
+const defaultHeapMB = 512
+
 // Open prepares a pool: finds the JDK, JaCoCo and ASM, compiles the embedded worker once
 // (cached by content hash under CacheDir/worker/) and sizes the pool. Workers start lazily.
 func Open(ctx context.Context, cfg Config) (*Pool, error) {
@@ -286,7 +289,7 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 		cfg.TimeoutConstant = 4 * time.Second
 	}
 	if cfg.HeapMB <= 0 {
-		cfg.HeapMB = 512
+		cfg.HeapMB = defaultHeapMB
 	}
 	if cfg.ThreadLimit <= 0 {
 		cfg.ThreadLimit = 32
@@ -331,16 +334,50 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 	}
 	p.startWarmUp()
 	p.log.Debug("harness: workers start in", zap.Stringer("sandbox", cfg.Sandbox))
-	if spec.cds != nil && !fileExists(spec.cds.archive) {
-		// Once per worker build and JDK; a worker without the archive only starts slower.
-		t0 := time.Now()
-		if err := makeCDSArchive(ctx, spec, filepath.Join(scratch, "cds-training")); err != nil {
-			p.log.Info("harness: no CDS archive for the worker", zap.Error(err))
-		} else {
-			p.log.Debug("harness: made the worker's CDS archive", zap.String("file", spec.cds.archive), zap.Duration("took", time.Since(t0)))
-		}
-	}
+	ensureCDSArchive(ctx, spec, filepath.Join(scratch, "cds-training"), p.log)
 	return p, nil
+}
+
+// PrepareWorker readies what every pool starts its workers from and what no project changes:
+// the worker's jar (compiled into the cache once per worker source and JDK) and its CDS archive
+// (made once per jar and JDK). Open does both when they are missing; a caller with other work
+// before Open (a project's build model and compile) runs PrepareWorker meanwhile, so that a cold
+// start pays the longer of the two and not their sum. Of cfg it reads JavaHome, CacheDir,
+// HeapMB, SandboxPolicy (the training run's environment) and Logger. Errors are Open's to
+// report again: a caller may ignore them.
+func PrepareWorker(ctx context.Context, cfg Config) error {
+	if cfg.Logger == nil {
+		cfg.Logger = zap.NewNop()
+	}
+	if cfg.HeapMB <= 0 {
+		cfg.HeapMB = defaultHeapMB
+	}
+	cfg.Sandbox, cfg.ProjectClassDirs, cfg.CoverageIncludes = sandbox.Status{}, nil, nil
+	spec, _, err := prepare(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	scratch, err := os.MkdirTemp("", "advertest-cds-")
+	if err != nil {
+		return fmt.Errorf("harness: make the CDS training run's scratch folder: %w", err)
+	}
+	defer os.RemoveAll(scratch)
+	ensureCDSArchive(ctx, spec, filepath.Join(scratch, "cds-training"), cfg.Logger)
+	return nil
+}
+
+// ensureCDSArchive makes the worker's CDS archive unless it is there: once per worker build and
+// JDK. A worker without the archive only starts slower, so a failure is logged, not returned.
+func ensureCDSArchive(ctx context.Context, spec *launchSpec, scratch string, log *zap.Logger) {
+	if spec.cds == nil || fileExists(spec.cds.archive) {
+		return
+	}
+	t0 := time.Now()
+	if err := makeCDSArchive(ctx, spec, scratch); err != nil {
+		log.Info("harness: no CDS archive for the worker", zap.Error(err))
+		return
+	}
+	log.Debug("harness: made the worker's CDS archive", zap.String("file", spec.cds.archive), zap.Duration("took", time.Since(t0)))
 }
 
 // Sandbox is what contains the pool's workers.

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"os"
 	"testing"
 	"time"
 )
@@ -35,5 +36,36 @@ func TestWarmUpCompilesInIdleTimeAndKeepsNothing(t *testing.T) {
 	case <-openPool(t, fx.j4.config()).CompilersWarm():
 	default:
 		t.Error("a pool without warm-up compiles is not warm")
+	}
+}
+
+// TestPrepareWorkerLeavesOpenNothingToMake: on a cold cache PrepareWorker compiles the worker
+// and makes its CDS archive, which is what lets a project's opening run it while the build tool
+// loads the model; a pool opened on the same cache afterwards compiles nothing, trains no
+// archive (the one it uses was written before it opened) and runs tests.
+func TestPrepareWorkerLeavesOpenNothingToMake(t *testing.T) {
+	cfg := fx.j4.config()
+	cfg.CacheDir = t.TempDir()
+	if err := PrepareWorker(context.Background(), Config{JavaHome: cfg.JavaHome, CacheDir: cfg.CacheDir}); err != nil {
+		t.Fatalf("PrepareWorker: %v", err)
+	}
+	before := time.Now()
+	p := openPool(t, cfg)
+	if p.workerBuilt {
+		t.Error("Open compiled the worker again")
+	}
+	if p.launch.cds == nil {
+		t.Skip("no CDS archive before JDK 13")
+	}
+	info, err := os.Stat(p.launch.cds.archive)
+	if err != nil {
+		t.Fatalf("the pool's CDS archive: %v", err)
+	}
+	if !info.ModTime().Before(before) {
+		t.Errorf("the CDS archive was written at %v, after Open started at %v", info.ModTime(), before)
+	}
+	r := run(t, p, RunSpec{Tests: []TestID{clampsLow}})
+	if got := find(t, r, clampsLow.String()).Outcome; got != Passed {
+		t.Errorf("clampsLow: %s", got)
 	}
 }
