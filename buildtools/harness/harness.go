@@ -334,7 +334,7 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 	}
 	p.startWarmUp()
 	p.log.Debug("harness: workers start in", zap.Stringer("sandbox", cfg.Sandbox))
-	ensureCDSArchive(ctx, spec, filepath.Join(scratch, "cds-training"), p.log)
+	ensureCDSArchive(ctx, spec, scratch, p.log)
 	return p, nil
 }
 
@@ -357,23 +357,25 @@ func PrepareWorker(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	scratch, err := os.MkdirTemp("", "advertest-cds-")
-	if err != nil {
-		return fmt.Errorf("harness: make the CDS training run's scratch folder: %w", err)
-	}
-	defer os.RemoveAll(scratch)
-	ensureCDSArchive(ctx, spec, filepath.Join(scratch, "cds-training"), cfg.Logger)
+	ensureCDSArchive(ctx, spec, "", cfg.Logger)
 	return nil
 }
 
 // ensureCDSArchive makes the worker's CDS archive unless it is there: once per worker build and
-// JDK. A worker without the archive only starts slower, so a failure is logged, not returned.
-func ensureCDSArchive(ctx context.Context, spec *launchSpec, scratch string, log *zap.Logger) {
+// JDK. The training run's scratch folder is made in parent ("": the system's temporary folder)
+// only then. A worker without the archive only starts slower, so a failure is logged, not
+// returned.
+func ensureCDSArchive(ctx context.Context, spec *launchSpec, parent string, log *zap.Logger) {
 	if spec.cds == nil || fileExists(spec.cds.archive) {
 		return
 	}
 	t0 := time.Now()
-	if err := makeCDSArchive(ctx, spec, scratch); err != nil {
+	scratch, err := os.MkdirTemp(parent, "cds-training-")
+	if err == nil {
+		defer os.RemoveAll(scratch)
+		err = makeCDSArchive(ctx, spec, scratch)
+	}
+	if err != nil {
 		log.Info("harness: no CDS archive for the worker", zap.Error(err))
 		return
 	}
