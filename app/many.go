@@ -109,6 +109,10 @@ type batchRun struct {
 	ev  BatchEvents
 	use methodUseCase
 
+	// finishing serializes finish: the count and its telling happen together, so the
+	// counts reach BatchEvents.Finished in order (1/6 before 2/6) when files finish at once.
+	finishing sync.Mutex
+
 	// mu guards the fields below.
 	mu       sync.Mutex
 	done     int
@@ -288,6 +292,8 @@ func (br *batchRun) releaseModules() {
 
 // finish records a method's outcome and tells it.
 func (br *batchRun) finish(o MethodOutcome) {
+	br.finishing.Lock()
+	defer br.finishing.Unlock()
 	br.mu.Lock()
 	br.outcomes[o.Method] = o
 	br.done++

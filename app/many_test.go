@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/loop/report"
@@ -24,11 +25,17 @@ type batchRecorder struct {
 	suites   []SuiteFile
 	warnings []string
 	refuse   error
+	// stallFirst delays the first Finished before it records, so that a count told out of
+	// its lock would be overtaken by the other file's.
+	stallFirst time.Duration
 }
 
 func (b *batchRecorder) Method(*Method) Events { return &warnings{} }
 
 func (b *batchRecorder) Finished(o MethodOutcome, done, total int) {
+	if done == 1 {
+		time.Sleep(b.stallFirst)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.finished = append(b.finished, o.Method.Key())
@@ -116,7 +123,7 @@ func TestBatchOrderAndSuites(t *testing.T) {
 		}
 		return &Result{Report: &report.Report{Target: req.Method.Target.ReportTarget("")}, NewTests: 1}, nil
 	}
-	rec := &batchRecorder{}
+	rec := &batchRecorder{stallFirst: 50 * time.Millisecond}
 	outcomes := c.runBatch(context.Background(), Batch{Methods: methods, Settings: s}, rec, play)
 
 	if opened.Load() != 2 {
