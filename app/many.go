@@ -109,16 +109,16 @@ type batchRun struct {
 	ev  BatchEvents
 	use methodUseCase
 
-	// finishing serializes finish: the count and its telling happen together, so the
-	// counts reach BatchEvents.Finished in order (1/6 before 2/6) when files finish at once.
+	// finishing guards done and outcomes, and is held while a count is told, so the counts
+	// reach BatchEvents.Finished in order (1/6 before 2/6) when files finish at once.
 	finishing sync.Mutex
+	done      int
+	outcomes  map[*Method]MethodOutcome
 
 	// mu guards the fields below.
-	mu       sync.Mutex
-	done     int
-	warned   map[string]bool
-	outcomes map[*Method]MethodOutcome
-	modules  map[string]*batchModule
+	mu      sync.Mutex
+	warned  map[string]bool
+	modules map[string]*batchModule
 }
 
 // batchModule is a module's warm project, leased for the whole batch: it opens once, and a
@@ -294,12 +294,9 @@ func (br *batchRun) releaseModules() {
 func (br *batchRun) finish(o MethodOutcome) {
 	br.finishing.Lock()
 	defer br.finishing.Unlock()
-	br.mu.Lock()
 	br.outcomes[o.Method] = o
 	br.done++
-	done := br.done
-	br.mu.Unlock()
-	br.ev.Finished(o, done, len(br.b.Methods))
+	br.ev.Finished(o, br.done, len(br.b.Methods))
 }
 
 // offer hands a class's new tests to BatchEvents.Suite; a refusal is a warning.
