@@ -5,17 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/advertest/advertest-lsp/buildtools/buildtest"
+	"github.com/advertest/advertest-lsp/cmd/internal/benchkit"
 )
 
 // Status is how one fault ended.
@@ -70,7 +66,7 @@ type Result struct {
 type runner struct {
 	manifest  *Manifest
 	advertest string
-	tools     javaTools
+	tools     benchkit.JavaTools
 	// timeout limits one `advertest run`.
 	timeout time.Duration
 	work    string
@@ -131,31 +127,31 @@ func (r *runner) runIn(ctx context.Context, f Fault, dir string, res Result) Res
 // judge runs the generated test file on the fixed code of the project at root and on the code
 // with f applied, in work folder dir, and says whether f was detected.
 func (r *runner) judge(ctx context.Context, f Fault, root, dir, testFile string, res Result) Result {
-	testClass, err := javaClassName(testFile)
+	testClass, err := benchkit.JavaClassName(testFile)
 	if err != nil {
 		return failed(res, err)
 	}
 
 	// The generated suite on the fixed code: the tests that pass there are the ones that
 	// count.
-	sources, err := javaSources(filepath.Join(root, "src", "main", "java"))
+	sources, err := benchkit.JavaSources(filepath.Join(root, "src", "main", "java"))
 	if err != nil {
 		return failed(res, err)
 	}
 	fixedClasses := filepath.Join(dir, "fixed-classes")
-	if err := r.tools.compile(ctx, fixedClasses, nil, append(sources, testFile), filepath.Join(dir, "javac-fixed.log")); err != nil {
+	if err := r.tools.Compile(ctx, fixedClasses, nil, append(sources, testFile), benchkit.CompileOptions{}, filepath.Join(dir, "javac-fixed.log")); err != nil {
 		return failed(res, fmt.Errorf("the generated tests do not compile on the fixed code: %w", err))
 	}
-	onFixed, err := r.tools.runTests(ctx, []string{fixedClasses, r.tools.junitJar}, testClass, filepath.Join(dir, "junit-fixed"), filepath.Join(dir, "junit-fixed.log"))
+	onFixed, err := r.runTests(ctx, []string{fixedClasses}, testClass, filepath.Join(dir, "junit-fixed"), filepath.Join(dir, "junit-fixed.log"))
 	if err != nil {
 		return failed(res, fmt.Errorf("running the generated tests on the fixed code: %w", err))
 	}
-	if onFixed.hung {
-		return failed(res, fmt.Errorf("the generated tests hang on the fixed code (over %s)", r.tools.suiteTimeout))
+	if onFixed.Hung {
+		return failed(res, fmt.Errorf("the generated tests hang on the fixed code (over %s)", r.tools.SuiteTimeout))
 	}
-	res.PassingOnFixed = len(onFixed.passed)
-	if len(onFixed.failed) > 0 {
-		res.FailingOnFixed = onFixed.failed
+	res.PassingOnFixed = len(onFixed.Passed)
+	if len(onFixed.Failed) > 0 {
+		res.FailingOnFixed = onFixed.Failed
 	}
 
 	// The fault, and the same suite on it.
@@ -177,25 +173,25 @@ func (r *runner) judge(ctx context.Context, f Fault, root, dir, testFile string,
 	// The buggy class and the tests compiled against the fixed classes and put first on the
 	// class path, where the buggy class shadows the fixed one.
 	buggyClasses := filepath.Join(dir, "buggy-classes")
-	if err := r.tools.compile(ctx, buggyClasses, []string{fixedClasses}, []string{buggyFile, testFile}, filepath.Join(dir, "javac-buggy.log")); err != nil {
+	if err := r.tools.Compile(ctx, buggyClasses, []string{fixedClasses}, []string{buggyFile, testFile}, benchkit.CompileOptions{}, filepath.Join(dir, "javac-buggy.log")); err != nil {
 		return failed(res, fmt.Errorf("the buggy code does not compile with the generated tests: %w", err))
 	}
-	onBuggy, err := r.tools.runTests(ctx, []string{buggyClasses, fixedClasses, r.tools.junitJar}, testClass, filepath.Join(dir, "junit-buggy"), filepath.Join(dir, "junit-buggy.log"))
+	onBuggy, err := r.runTests(ctx, []string{buggyClasses, fixedClasses}, testClass, filepath.Join(dir, "junit-buggy"), filepath.Join(dir, "junit-buggy.log"))
 	if err != nil {
 		return failed(res, fmt.Errorf("running the generated tests on the buggy code: %w", err))
 	}
 	res.Status = Missed
-	if onBuggy.hung {
+	if onBuggy.Hung {
 		if res.PassingOnFixed > 0 {
 			res.Status, res.HungOnBuggy = Detected, true
 		}
 		return res
 	}
-	for name := range onFixed.passed {
-		if onBuggy.passed[name] {
+	for name := range onFixed.Passed {
+		if onBuggy.Passed[name] {
 			continue
 		}
-		why, ok := onBuggy.failed[name]
+		why, ok := onBuggy.Failed[name]
 		if !ok {
 			why = "not run on the buggy code"
 		}
@@ -212,30 +208,21 @@ func (r *runner) judge(ctx context.Context, f Fault, root, dir, testFile string,
 // PATH` in the copy at root and returns its wall time. Past r.timeout the run is interrupted
 // (it writes its partial report and exits 130) and, if it lingers, killed.
 func (r *runner) advertestRun(ctx context.Context, root string, f Fault, reportPath, logPath string) (secs float64, timedOut bool, err error) {
-	log, err := os.Create(logPath)
+	out, err := benchkit.Invocation{
+		Bin: r.advertest, Dir: root, Log: logPath, Timeout: r.timeout,
+		Args: []string{"run", filepath.FromSlash(f.File), "--method", f.Method, "--agents", "offline", "--write-tests", "--json", reportPath},
+	}.Run(ctx)
+	return out.Seconds, out.TimedOut, err
+}
+
+// runTests runs testClass's tests with the classes of cp (the first entry wins; the JUnit jar
+// is added) and gives its outcomes by method name.
+func (r *runner) runTests(ctx context.Context, cp []string, testClass, reportDir, log string) (*benchkit.TestRun, error) {
+	run, err := r.tools.RunTests(ctx, append(cp, r.tools.JUnitJar), []string{testClass}, reportDir, log)
 	if err != nil {
-		return 0, false, err
+		return nil, err
 	}
-	defer log.Close()
-	runCtx, cancel := context.WithTimeout(ctx, r.timeout)
-	defer cancel()
-	cmd := exec.CommandContext(runCtx, r.advertest, "run", filepath.FromSlash(f.File), "--method", f.Method,
-		"--agents", "offline", "--write-tests", "--json", reportPath)
-	cmd.Dir = root
-	cmd.Stdout, cmd.Stderr = log, log
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGINT) }
-	cmd.WaitDelay = 30 * time.Second
-	start := time.Now()
-	err = cmd.Run()
-	secs = time.Since(start).Seconds()
-	if runCtx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-		return secs, true, nil
-	}
-	if err != nil {
-		b, _ := os.ReadFile(logPath)
-		return secs, false, fmt.Errorf("advertest run: %w\n%s", err, tail(string(b), 3000))
-	}
-	return secs, false, nil
+	return run.Of(testClass), nil
 }
 
 // runReport is the part of `advertest run --json` the benchmark reads.
@@ -257,35 +244,6 @@ func readReport(path string) (*runReport, error) {
 		return nil, fmt.Errorf("parsing the run's report %s: %w", path, err)
 	}
 	return &rep, nil
-}
-
-var packageDecl = regexp.MustCompile(`(?m)^\s*package\s+([\w.]+)\s*;`)
-
-// javaClassName is the binary name of the top-level class a source file declares: its
-// package plus the file's name.
-func javaClassName(file string) (string, error) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return "", fmt.Errorf("reading the generated tests: %w", err)
-	}
-	name := strings.TrimSuffix(filepath.Base(file), ".java")
-	if m := packageDecl.FindSubmatch(b); m != nil {
-		return string(m[1]) + "." + name, nil
-	}
-	return name, nil
-}
-
-// javaSources lists the .java files under dir, sorted.
-func javaSources(dir string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".java") {
-			out = append(out, path)
-		}
-		return err
-	})
-	sort.Strings(out)
-	return out, err
 }
 
 // copyProject copies the benchmark's project to dst without its build output and without

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/advertest/advertest-lsp/cmd/internal/benchkit"
 )
 
 func main() {
@@ -45,7 +47,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.advertest, "advertest", "", "the advertest binary (default: go build ./cmd/advertest into the work folder)")
 	fs.StringVar(&o.java, "java", "java", "the java launcher")
 	fs.StringVar(&o.javac, "javac", "javac", "the Java compiler")
-	fs.StringVar(&o.junitJar, "junit", "/usr/share/java/junit-platform-console-standalone.jar", "the JUnit console launcher's standalone jar")
+	fs.StringVar(&o.junitJar, "junit", benchkit.DefaultJUnitJar, "the JUnit console launcher's standalone jar")
 	fs.BoolVar(&o.keep, "keep", false, "keep each fault's work folder (the copy, the logs, the classes) and print where")
 	fs.BoolVar(&o.check, "check", false, "only check the manifest: the faults apply, compile, and their witnesses tell them apart")
 	fs.Usage = func() {
@@ -160,17 +162,16 @@ func runBench(ctx context.Context, m *Manifest, faults []Fault, o options, stder
 	if bin == "" {
 		bin = filepath.Join(work, "advertest")
 		fmt.Fprintln(stderr, "building advertest…")
-		build := exec.CommandContext(ctx, goCommand(), "build", "-o", bin, "github.com/advertest/advertest-lsp/cmd/advertest")
-		if out, err := build.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("building advertest: %w\n%s", err, out)
+		if err := benchkit.BuildAdvertest(ctx, bin); err != nil {
+			return nil, err
 		}
 	} else if bin, err = filepath.Abs(bin); err != nil {
 		return nil, err
 	}
 	r := &runner{
 		manifest: m, advertest: bin, timeout: o.timeout, work: work, keep: o.keep,
-		tools: javaTools{java: o.java, javac: o.javac, junitJar: o.junitJar,
-			testTimeout: o.testTimeout, suiteTimeout: 20*o.testTimeout + 60*time.Second},
+		tools: benchkit.JavaTools{Java: o.java, Javac: o.javac, JUnitJar: o.junitJar,
+			TestTimeout: o.testTimeout, SuiteTimeout: 20*o.testTimeout + 60*time.Second},
 	}
 	fmt.Fprintf(stderr, "%d faults, %d at a time, %s per run at most\n", len(faults), o.parallel, o.timeout)
 
@@ -208,13 +209,6 @@ func runBench(ctx context.Context, m *Manifest, faults []Fault, o options, stder
 	return results, nil
 }
 
-func goCommand() string {
-	if g := os.Getenv("GO"); g != "" {
-		return g
-	}
-	return "go"
-}
-
 // benchJSON is -json's document.
 type benchJSON struct {
 	Date           string             `json:"date"`
@@ -232,7 +226,7 @@ func writeJSON(path string, args []string, o options, results []Result) error {
 		Date:           time.Now().Format(time.RFC3339),
 		Command:        strings.TrimSpace("fault-bench " + strings.Join(args, " ")),
 		Cores:          runtime.NumCPU(),
-		LoadAverage:    loadAverage(),
+		LoadAverage:    benchkit.LoadAverage(),
 		TimeoutSeconds: o.timeout.Seconds(),
 		Parallel:       o.parallel,
 		Summary: map[string]Summary{
@@ -248,18 +242,4 @@ func writeJSON(path string, args []string, o options, results []Result) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
-}
-
-// loadAverage is /proc/loadavg's first three fields at the end of the run ("" where there is
-// none): the times are only comparable at a similar load.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return ""
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return ""
-	}
-	return strings.Join(f[:3], " ")
 }

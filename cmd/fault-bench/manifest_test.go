@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/advertest/advertest-lsp/cmd/internal/benchkit"
+
 	"github.com/advertest/advertest-lsp/javaparse"
 )
 
@@ -254,15 +256,19 @@ func TestParseJUnitReport(t *testing.T) {
 <testcase name="skipped()" classname="p.CounterAdverTest" time="0"><skipped/></testcase>
 <testcase name="other()" classname="p.OtherTest" time="0"/>
 </testsuite>`
-	r, err := parseJUnitReport([]byte(xml), "p.CounterAdverTest")
+	all, err := benchkit.ParseJUnitReport([]byte(xml))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.passed) != 1 || !r.passed["passes"] {
-		t.Errorf("passed = %v, want only passes", r.passed)
+	if !all.Passed["p.OtherTest.other"] {
+		t.Errorf("passed = %v, want p.OtherTest.other among them", all.Passed)
 	}
-	if len(r.failed) != 2 || r.failed["fails"] != "org.opentest4j.AssertionFailedError: expected: <2> but was: <3>" || r.failed["throws"] != "java.lang.IllegalStateException: boom" {
-		t.Errorf("failed = %v", r.failed)
+	r := all.Of("p.CounterAdverTest")
+	if len(r.Passed) != 1 || !r.Passed["passes"] {
+		t.Errorf("passed = %v, want only passes", r.Passed)
+	}
+	if len(r.Failed) != 2 || r.Failed["fails"] != "org.opentest4j.AssertionFailedError: expected: <2> but was: <3>" || r.Failed["throws"] != "java.lang.IllegalStateException: boom" {
+		t.Errorf("failed = %v", r.Failed)
 	}
 }
 
@@ -302,7 +308,7 @@ func TestJudgeRunsTheSuiteOnFixedAndBuggyCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &runner{manifest: m, tools: javaTools{java: java, javac: javac, junitJar: jar, testTimeout: 10 * time.Second, suiteTimeout: 2 * time.Minute}}
+	r := &runner{manifest: m, tools: benchkit.JavaTools{Java: java, Javac: javac, JUnitJar: jar, TestTimeout: 10 * time.Second, SuiteTimeout: 2 * time.Minute}}
 	root := filepath.Join(t.TempDir(), "project")
 	if err := copyProject(m.Dir, root); err != nil {
 		t.Fatal(err)

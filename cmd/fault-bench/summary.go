@@ -5,6 +5,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/advertest/advertest-lsp/cmd/internal/benchkit"
 )
 
 // Summary is the figures of one half (or of all faults).
@@ -43,30 +45,8 @@ func summarize(results []Result, half Half) Summary {
 	if s.Faults > 0 {
 		s.Rate = float64(s.Detected) / float64(s.Faults)
 	}
-	s.MedianSeconds, s.MaxSeconds = median(times), maxOf(times)
+	s.MedianSeconds, s.MaxSeconds = benchkit.Median(times), benchkit.Max(times)
 	return s
-}
-
-// median is the middle value, or the mean of the two middle ones; 0 for none.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
-func maxOf(xs []float64) float64 {
-	m := 0.0
-	for _, x := range xs {
-		m = max(m, x)
-	}
-	return m
 }
 
 // resultLine is one fault's line of the table.
