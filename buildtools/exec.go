@@ -158,7 +158,12 @@ func (r toolRun) run(ctx context.Context, log *zap.Logger, apiKeyEnv string) (st
 	cmd.Stdout = &out
 	cmd.Stderr = &out
 	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
+	// The build runs the project's own plugins and tests: it inherits no descriptor this
+	// process did not open for it (docs/sandbox.md, "Descriptors").
+	err := sandbox.SealDescriptors()
+	if err == nil {
+		err = cmd.Run()
+	}
 	output := out.String()
 	if r.logFile != "" {
 		if b, rerr := os.ReadFile(r.logFile); rerr == nil {

@@ -73,6 +73,9 @@ func probeBwrap(name string) Availability {
 	}
 	cmd := exec.CommandContext(ctx, path, append(l.args(), "--", truePath)...)
 	cmd.Env = []string{"PATH=/usr/bin:/bin"}
+	if err := SealDescriptors(); err != nil {
+		return Availability{Reason: fmt.Sprintf("cannot probe bwrap: %v", err)}
+	}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {

@@ -32,13 +32,17 @@ type Spec struct {
 // process's environment when nil) with HOME the private home, and the working directory is
 // Scratch. Stdin, Stdout, Stderr, ExtraFiles (fd 3 and up) and SysProcAttr are kept: bwrap
 // passes the descriptors through. With kind none only Env (and Dir, when Scratch is set)
-// change.
+// change. Either way every other descriptor of this process is marked close-on-exec
+// (SealDescriptors): call Apply right before Start.
 func (s Spec) Apply(cmd *exec.Cmd) error {
 	if cmd.Err != nil {
 		return cmd.Err
 	}
 	if cmd.Process != nil {
 		return errors.New("sandbox: the command has already started")
+	}
+	if err := SealDescriptors(); err != nil {
+		return err
 	}
 	environ := cmd.Env
 	if environ == nil {
