@@ -28,7 +28,7 @@ func leakOpen(t *testing.T, name string, flag, fd int) {
 	if _, err := fcntl(fd, syscall.F_GETFD, 0); err == nil {
 		t.Fatalf("descriptor %d is in use already", fd)
 	}
-	if err := syscall.Dup2(int(f.Fd()), fd); err != nil {
+	if err := syscall.Dup3(int(f.Fd()), fd, 0); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { syscall.Close(fd) })
