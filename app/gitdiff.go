@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/loop"
 )
@@ -53,7 +55,9 @@ func (c *fileChange) touches(m *javaparse.Method) bool {
 func (r *Resolver) changes(ctx context.Context, dir, rev string) (map[string]*fileChange, error) {
 	git := r.Git
 	if git == nil {
-		git = runGit
+		git = func(ctx context.Context, dir string, args ...string) ([]byte, error) {
+			return runGit(ctx, r.GitEnv, dir, args...)
+		}
 	}
 	out, err := git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
@@ -96,12 +100,23 @@ func (r *Resolver) changes(ctx context.Context, dir, rev string) (map[string]*fi
 	return changes, nil
 }
 
-// runGit runs git in dir and returns its stdout; a failure carries git's message.
-func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
+// runGit runs git in dir with the environment env (nil: the default policy's allowlist, see
+// sandbox.Policy.ToolEnv) and returns its stdout; a failure carries git's message. git runs
+// helpers the repository's configuration names (fsmonitor, askpass, credential helpers): they
+// get no API key and no descriptor this process did not open for them.
+func runGit(ctx context.Context, env []string, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = env
+	if cmd.Env == nil {
+		cmd.Env = sandbox.Policy{}.ToolEnv(os.Environ())
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
+	err := sandbox.SealDescriptors()
+	if err == nil {
+		err = cmd.Run()
+	}
+	if err != nil {
 		if msg := strings.TrimSpace(stderr.String()); msg != "" {
 			return nil, fmt.Errorf("git %s: %s", args[0], msg)
 		}

@@ -62,21 +62,28 @@ type Resolver struct {
 	// MainSourceRoots returns the main source roots (absolute) of the module whose root is
 	// moduleRoot. It is called once per module.
 	MainSourceRoots func(ctx context.Context, moduleRoot string) ([]string, error)
-	// Git runs git with args in dir and returns its stdout (nil: the git on PATH).
+	// Git runs git with args in dir and returns its stdout (nil: the git on PATH, with GitEnv).
 	Git func(ctx context.Context, dir string, args ...string) ([]byte, error)
+	// GitEnv is the environment of the git on PATH (nil: the default policy's allowlist,
+	// sandbox.Policy.ToolEnv): never the API key variable.
+	GitEnv []string
 }
 
 // Resolve finds the methods of t (Resolver.Resolve), with each module's main source roots
 // from its build model under the settings s (cached on disk, as the projects' models are).
 func (c *Core) Resolve(ctx context.Context, t Targets, s settings.Settings) (*Resolved, error) {
 	loader := c.loader(s)
+	policy, err := policyOf(s)
+	if err != nil {
+		return nil, err
+	}
 	r := &Resolver{MainSourceRoots: func(ctx context.Context, moduleRoot string) ([]string, error) {
 		mod, err := loader.Load(ctx, moduleRoot)
 		if err != nil {
 			return nil, err
 		}
 		return mod.MainSourceRoots, nil
-	}}
+	}, GitEnv: policy.ToolEnv(os.Environ())}
 	return r.Resolve(ctx, t)
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 	"github.com/advertest/advertest-lsp/loop"
 )
 
@@ -297,12 +298,14 @@ func TestResolveDiff(t *testing.T) {
 		t.Fatalf("git does not see the rename:\n%s", out)
 	}
 
-	// A user's git configuration that changes what `git diff` prints must change nothing.
-	for i, kv := range [][2]string{{"diff.renames", "false"}, {"diff.noprefix", "true"}, {"diff.mnemonicPrefix", "true"},
-		{"color.diff", "always"}, {"diff.relative", "true"}, {"core.quotePath", "true"}} {
-		t.Setenv(fmt.Sprintf("GIT_CONFIG_KEY_%d", i), kv[0])
-		t.Setenv(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i), kv[1])
-		t.Setenv("GIT_CONFIG_COUNT", fmt.Sprint(i+1))
+	// A user's git configuration (in the home: git gets HOME) that changes what `git diff`
+	// prints must change nothing.
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{".gitconfig": "[diff]\n\trenames = false\n\tnoprefix = true\n\tmnemonicPrefix = true\n\trelative = true\n" +
+		"[color]\n\tdiff = always\n[core]\n\tquotePath = true\n"})
+	t.Setenv("HOME", home)
+	if out, err := runGit(context.Background(), nil, dir, "config", "--get", "diff.noprefix"); err != nil || strings.TrimSpace(string(out)) != "true" {
+		t.Fatalf("git does not read the home's configuration: %q %v", out, err)
 	}
 	r := conventional(nil)
 	ctx := context.Background()
@@ -403,5 +406,67 @@ func TestParseDiff(t *testing.T) {
 	}
 	if _, err := unquoteGitPath(`"a\9"`); err == nil {
 		t.Error("a bad escape was accepted")
+	}
+}
+
+// recordingTool writes a script name into a new folder that records its environment into
+// record and then runs the real tool (found on PATH now) with its arguments, and puts the
+// folder first on PATH.
+func recordingTool(t *testing.T, name, record string) {
+	t.Helper()
+	real, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s missing", name)
+	}
+	bin := t.TempDir()
+	script := fmt.Sprintf("#!/bin/sh\nenv > '%s'\nexec '%s' \"$@\"\n", record, real)
+	if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// TestGitGetsTheAllowlist: git (and any helper it runs) starts with the workers' allowlist and
+// HOME: never the API key variable, the default one or the configured one, nor other variables
+// unless sandbox.env names them.
+func TestGitGetsTheAllowlist(t *testing.T) {
+	dir := t.TempDir()
+	record := filepath.Join(t.TempDir(), "git.env")
+	recordingTool(t, "git", record)
+	git(t, dir, "init", "-q")
+	t.Setenv("OPENAI_API_KEY", "sk-default-secret")
+	t.Setenv("MY_LLM_KEY", "sk-configured-secret")
+	t.Setenv("ADVERTEST_CANARY", "canary")
+	t.Setenv("PASSED_ON", "passed")
+	for _, tc := range []struct {
+		name   string
+		env    []string
+		passed []string
+	}{
+		{"default policy", nil, []string{"PATH=", "HOME="}},
+		{"sandbox.env and llm.apiKeyEnv", sandbox.Policy{APIKeyEnv: "MY_LLM_KEY", Env: []string{"PASSED_ON", "MY_LLM_KEY"}}.ToolEnv(os.Environ()),
+			[]string{"PATH=", "HOME=", "PASSED_ON=passed"}},
+	} {
+		os.Remove(record)
+		r := conventional(nil)
+		r.GitEnv = tc.env
+		if _, err := r.changes(context.Background(), dir, "HEAD"); err == nil {
+			t.Fatalf("%s: --diff HEAD in a repository without commits worked", tc.name)
+		}
+		b, err := os.ReadFile(record)
+		if err != nil {
+			t.Fatalf("%s: the git on PATH did not run: %v", tc.name, err)
+		}
+		env := string(b)
+		for _, secret := range []string{"sk-default-secret", "sk-configured-secret", "ADVERTEST_CANARY"} {
+			if strings.Contains(env, secret) {
+				t.Errorf("%s: git got %s", tc.name, secret)
+			}
+		}
+		for _, want := range tc.passed {
+			if !strings.Contains("\n"+env, "\n"+want) {
+				t.Errorf("%s: git lacks %s", tc.name, want)
+			}
+		}
 	}
 }

@@ -74,7 +74,8 @@ func prepare(ctx context.Context, cfg Config) (spec *launchSpec, built bool, err
 	if err != nil {
 		return nil, false, err
 	}
-	workerJar, built, err := BuildJava(ctx, JavaBuild{Name: "worker", Sources: workerSources, Root: "java", Classpath: support, Javac: javac, Jar: true, CacheDir: cacheDir})
+	workerJar, built, err := BuildJava(ctx, JavaBuild{Name: "worker", Sources: workerSources, Root: "java", Classpath: support, Javac: javac, Jar: true, CacheDir: cacheDir,
+		Env: cfg.SandboxPolicy.ToolEnv(os.Environ())})
 	if err != nil {
 		return nil, false, err
 	}

@@ -385,6 +385,10 @@ func ensureCDSArchive(ctx context.Context, spec *launchSpec, parent string, log 
 // Sandbox is what contains the pool's workers.
 func (p *Pool) Sandbox() sandbox.Status { return p.cfg.Sandbox }
 
+// ToolEnv is the environment for the tools the pool's users start outside the sandbox (javac
+// compiling the explorer): the workers' allowlist under the pool's policy, with HOME.
+func (p *Pool) ToolEnv() []string { return p.cfg.SandboxPolicy.ToolEnv(os.Environ()) }
+
 // JUnitVersion is 5 when Jupiter is on the library class path, else 4.
 func (p *Pool) JUnitVersion() int { return p.junit }
 

@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 )
 
 // JavaBuild says what BuildJava compiles: Java code kept in the binary (the worker, the offline
@@ -37,6 +39,9 @@ type JavaBuild struct {
 	Jar bool
 	// CacheDir is the cache's root.
 	CacheDir string
+	// Env is javac's environment (nil: sandbox.Policy{}.ToolEnv of this process's): the
+	// workers' allowlist, never the API key variable.
+	Env []string
 }
 
 // BuildJava compiles b.Sources into CacheDir/<Name>/<hash>/ unless it is there already, and
@@ -177,9 +182,17 @@ func (b JavaBuild) compile(ctx context.Context, files []string, tmp string) erro
 		args = append(args, "-cp", strings.Join(b.Classpath, string(os.PathListSeparator)))
 	}
 	cmd := exec.CommandContext(ctx, b.Javac, append(args, paths...)...)
+	cmd.Env = b.Env
+	if cmd.Env == nil {
+		cmd.Env = sandbox.Policy{}.ToolEnv(os.Environ())
+	}
 	var msg bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &msg, &msg
-	if err := cmd.Run(); err != nil {
+	err := sandbox.SealDescriptors()
+	if err == nil {
+		err = cmd.Run()
+	}
+	if err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("harness: build %s: %w", b.Name, ctx.Err())
 		}

@@ -172,3 +172,35 @@ func TestBuildJavaErrors(t *testing.T) {
 		t.Error("a cancelled build succeeded")
 	}
 }
+
+// TestJavacGetsTheAllowlist: BuildJava's javac (the worker's and the explorer's) runs with the
+// workers' allowlist: the API key variable and other variables stay out.
+func TestJavacGetsTheAllowlist(t *testing.T) {
+	_, javac, err := FindJDK("")
+	if err != nil {
+		t.Skip(err)
+	}
+	record := filepath.Join(t.TempDir(), "javac.env")
+	fake := filepath.Join(t.TempDir(), "javac")
+	script := "#!/bin/sh\nenv > '" + record + "'\nexec '" + javac + "' \"$@\"\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OPENAI_API_KEY", "sk-default-secret")
+	t.Setenv("ADVERTEST_CANARY", "canary")
+	if _, _, err := BuildJava(context.Background(), JavaBuild{Name: "demo", Sources: helloSources, CacheDir: t.TempDir(), Javac: fake}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatalf("the fake javac did not run: %v", err)
+	}
+	for _, secret := range []string{"sk-default-secret", "ADVERTEST_CANARY"} {
+		if strings.Contains(string(b), secret) {
+			t.Errorf("javac got %s", secret)
+		}
+	}
+	if !strings.Contains("\n"+string(b), "\nPATH=") {
+		t.Errorf("javac lacks PATH:\n%s", b)
+	}
+}

@@ -36,6 +36,18 @@ func (p Policy) Environ(environ []string) []string {
 	return dedupeEnv(filterEnv(environ, allowed))
 }
 
+// ToolEnv is the environment of the tools AdverTest starts outside the sandbox besides the
+// build: git (for --diff) and javac (compiling the worker and the explorer). A git helper
+// (fsmonitor, askpass, a credential helper) or a javac plugin runs with it. It is the workers'
+// allowlist (Environ) and HOME, where git reads its configuration; never the API key variable.
+func (p Policy) ToolEnv(environ []string) []string {
+	env := p.Environ(environ)
+	if h := lookup(environ, "HOME"); h != "" {
+		env = withEnv(env, "HOME", h)
+	}
+	return env
+}
+
 // BuildEnv is the environment for the build tools (Maven, Gradle), which run outside the
 // sandbox as the user's trusted build: environ without the API key variable, whose name is the
 // setting llm.apiKeyEnv ("" is OPENAI_API_KEY).

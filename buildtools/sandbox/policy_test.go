@@ -143,6 +143,17 @@ func TestEnviron(t *testing.T) {
 	}
 }
 
+// TestToolEnv: git and javac get the workers' allowlist and HOME, never the API key variable.
+func TestToolEnv(t *testing.T) {
+	in := []string{"PATH=/bin", "OPENAI_API_KEY=k", "MY_KEY=m", "HOME=/home/u", "EXTRA=e", "OTHER=o"}
+	if got := (Policy{}).ToolEnv(in); !slices.Equal(got, []string{"PATH=/bin", "HOME=/home/u"}) {
+		t.Errorf("default policy: %v", got)
+	}
+	if got := (Policy{APIKeyEnv: "MY_KEY", Env: []string{"EXTRA", "MY_KEY"}}).ToolEnv(in); !slices.Equal(got, []string{"PATH=/bin", "EXTRA=e", "HOME=/home/u"}) {
+		t.Errorf("sandbox.env and llm.apiKeyEnv: %v", got)
+	}
+}
+
 func TestBuildEnv(t *testing.T) {
 	in := []string{"PATH=/bin", "OPENAI_API_KEY=k", "MY_KEY=m", "HOME=/root"}
 	if got := BuildEnv(in, ""); !slices.Equal(got, []string{"PATH=/bin", "MY_KEY=m", "HOME=/root"}) {

@@ -26,7 +26,11 @@ func (a *Agent) explorerClasses(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("offline: compiling the explorer: %w", err)
 	}
-	dir, built, err := harness.BuildJava(ctx, harness.JavaBuild{Name: "explorer", Sources: explorerSources, Root: "java", Javac: javac, CacheDir: a.cacheDir})
+	var env []string // nil: the default policy's allowlist
+	if a.pool != nil {
+		env = a.pool.ToolEnv()
+	}
+	dir, built, err := harness.BuildJava(ctx, harness.JavaBuild{Name: "explorer", Sources: explorerSources, Root: "java", Javac: javac, CacheDir: a.cacheDir, Env: env})
 	if err != nil {
 		return "", fmt.Errorf("offline: compiling the explorer: %w", err)
 	}
