@@ -89,9 +89,11 @@ func prepare(ctx context.Context, cfg Config) (spec *launchSpec, built bool, err
 	if major := jdkMajor(java); major >= 13 {
 		cds = &cdsSpec{archive: cdsArchivePath(workerJar, java), args: append(append([]string(nil), base...), "-cp", cp, "advertest.worker.Main")}
 	}
-	// What a worker reads: the cache (its jar, the CDS archive, the JaCoCo agent, the offline
-	// explorer), the support jars, the project's class path and folders.
-	readOnly := append([]string{cacheDir}, support...)
+	// What a worker reads: of the cache only its own entries, by their hashed folders (the
+	// worker's jar with its CDS archive, the JaCoCo agent below; the offline explorer comes with
+	// Pool.AllowRead), never the cache as a whole, which holds other projects' compiled classes
+	// and build models; the support jars, the project's class path and folders.
+	readOnly := append([]string{filepath.Dir(workerJar)}, support...)
 	readOnly = append(readOnly, cfg.ReadOnly...)
 	readOnly = append(readOnly, cfg.ProjectClassDirs...)
 	readOnly = append(readOnly, cfg.SourceRoots...)

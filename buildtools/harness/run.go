@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -326,21 +325,30 @@ func (p *Pool) attribute(ctx context.Context, spec RunSpec, suspect TestID, faul
 	return nil
 }
 
-// collectFiles reads the regular files a test left in its scratch folder, up to maxTestFiles in
-// all, and removes the folder. Links, pipes and folders are left out.
+// collectFiles reads the regular files a test left in its scratch folder dir, up to
+// maxTestFiles in all, and removes the folder. The test could write dir: it may have replaced
+// dir, or an entry of it, with a link to a host folder or file, which this process, outside the
+// sandbox, must not follow (on the timeout path it would read that host folder's files into
+// the test's result). So dir is opened with O_DIRECTORY|O_NOFOLLOW and each entry relative to
+// that descriptor, refusing links; pipes and folders are left out too (docs/sandbox.md).
 func collectFiles(dir string) map[string][]byte {
-	entries, err := os.ReadDir(dir)
+	defer os.RemoveAll(dir) // a link is removed, not followed
+	d, err := openDirNoFollow(dir)
 	if err != nil {
 		return nil
 	}
-	defer os.RemoveAll(dir)
+	defer d.Close()
+	entries, err := d.ReadDir(-1)
+	if err != nil {
+		return nil
+	}
 	var out map[string][]byte
 	left := int64(maxTestFiles)
 	for _, e := range entries {
 		if !e.Type().IsRegular() || left <= 0 {
 			continue
 		}
-		data, err := readRegular(filepath.Join(dir, e.Name()), left)
+		data, err := readRegularAt(d, e.Name(), left)
 		if err != nil {
 			continue
 		}
@@ -353,10 +361,11 @@ func collectFiles(dir string) map[string][]byte {
 	return out
 }
 
-// readRegular reads at most max bytes of name, which must be a regular file (not followed
-// through a link: the test may have swapped it since the folder was listed).
-func readRegular(name string, max int64) ([]byte, error) {
-	f, err := openNoFollow(name)
+// readRegularAt reads at most max bytes of the entry name of the folder dir, which must be a
+// regular file (not followed through a link: the test may have swapped it since the folder was
+// listed).
+func readRegularAt(dir *os.File, name string, max int64) ([]byte, error) {
+	f, err := openAtNoFollow(dir, name)
 	if err != nil {
 		return nil, err
 	}

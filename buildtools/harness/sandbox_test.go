@@ -4,8 +4,10 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -178,5 +180,119 @@ public class TmpTest {
 			os.Remove(filepath.Join("/tmp", name+mark))
 			t.Errorf("the host's /tmp got %s%s", name, mark)
 		}
+	}
+}
+
+// TestCacheShowsOnlyTheWorkersEntries: a test that lists the cache folder from inside (found
+// from the worker's jar on the class path) sees the worker's jar and the JaCoCo agent, and none
+// of the other projects' compiled classes, resources or build models kept beside them.
+func TestCacheShowsOnlyTheWorkersEntries(t *testing.T) {
+	p := needSandbox(t, fx.j4.config())
+	secret := "other-project-secret-" + filepath.Base(t.TempDir())
+	planted := map[string]string{
+		filepath.Join(fx.cache, "classes", "0123other", "main", "application.properties"):       "db.password=" + secret,
+		filepath.Join(fx.cache, "classes", "0123other", "main", "org", "other", "Secret.class"): secret,
+		filepath.Join(fx.cache, "projects", "0123other.json"):                                   `{"root": "/srv/other", "note": "` + secret + `"}`,
+	}
+	for f, text := range planted {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		os.RemoveAll(filepath.Join(fx.cache, "classes", "0123other"))
+		os.Remove(filepath.Join(fx.cache, "projects", "0123other.json"))
+	})
+	test := Source{ClassName: "org.acme.CacheTest", Text: `package org.acme;
+import java.nio.file.*;
+import java.util.stream.*;
+public class CacheTest {
+    @org.junit.Test
+    public void lists() throws Exception {
+        Path jar = null;
+        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (e.endsWith("worker.jar")) {
+                jar = Paths.get(e);
+            }
+        }
+        Path cache = jar.getParent().getParent().getParent();
+        try (Stream<Path> all = Files.walk(cache)) {
+            for (Path p : all.collect(Collectors.toList())) {
+                String text = Files.isRegularFile(p) && Files.size(p) < 4096 ? new String(Files.readAllBytes(p)) : "";
+                System.out.println(cache.relativize(p) + " " + text.replace('\n', ' '));
+            }
+        }
+    }
+}
+`}
+	id := TestID{Class: "org.acme.CacheTest", Method: "lists"}
+	r := run(t, p, RunSpec{ExtraTests: []Source{test}, Tests: []TestID{id}})
+	tr := find(t, r, id.String())
+	if tr.Outcome != Passed {
+		t.Fatalf("%s: %s", tr.Outcome, tr.Message)
+	}
+	t.Logf("the cache from inside:\n%s", tr.Stdout)
+	if !regexp.MustCompile(`(?m)^worker/[0-9a-f]+/worker\.jar `).MatchString(tr.Stdout) {
+		t.Errorf("the listing lacks the worker's own jar: the check cannot see the cache")
+	}
+	for _, bad := range []string{"classes/", "projects/", secret} {
+		if strings.Contains(tr.Stdout, bad) {
+			t.Errorf("the cache from inside shows %q", bad)
+		}
+	}
+}
+
+// TestScratchLinkIsNotFollowed: a test that replaces its scratch folder with a link to a host
+// folder and then stops its worker (SIGSTOP: the worker answers nothing, so the controller
+// takes the timeout path and collects the folder itself) gets nothing of that host folder into
+// its result, and the host folder is left as it was. The control first stops a worker whose
+// test left a file in its real scratch folder: that file comes back, so the timeout path reads.
+func TestScratchLinkIsNotFollowed(t *testing.T) {
+	host, err := os.MkdirTemp(filepath.Dir(fx.cache), "host-folder-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(host) })
+	if err := os.WriteFile(filepath.Join(host, "secret.txt"), []byte("host secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := openPool(t, fx.j4.config())
+	t.Logf("sandbox: %s", p.Sandbox())
+	test := Source{ClassName: "org.acme.LinkTest", Text: `package org.acme;
+import java.nio.file.*;
+public class LinkTest {
+    static void stop() throws Exception {
+        new ProcessBuilder("kill", "-STOP", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+        Thread.sleep(60_000);
+    }
+    @org.junit.Test
+    public void leavesAFile() throws Exception {
+        Files.write(Paths.get(System.getProperty("advertest.scratch"), "own.txt"), "own".getBytes());
+        stop();
+    }
+    @org.junit.Test
+    public void linksAway() throws Exception {
+        Path scratch = Paths.get(System.getProperty("advertest.scratch"));
+        Files.delete(scratch);
+        Files.createSymbolicLink(scratch, Paths.get(` + javaQuote(host) + `));
+        stop();
+    }
+}
+`}
+	own, link := TestID{Class: "org.acme.LinkTest", Method: "leavesAFile"}, TestID{Class: "org.acme.LinkTest", Method: "linksAway"}
+	budget := map[TestID]time.Duration{own: time.Second, link: time.Second}
+	r := run(t, p, RunSpec{ExtraTests: []Source{test}, Tests: []TestID{own, link}, Timeouts: budget})
+	if tr := find(t, r, own.String()); tr.Outcome != Timeout || string(tr.Files["own.txt"]) != "own" {
+		t.Fatalf("the control: %s %q files %v: the timeout path read nothing", tr.Outcome, tr.Message, tr.Files)
+	}
+	tr := find(t, r, link.String())
+	if tr.Outcome != Timeout || len(tr.Files) != 0 {
+		t.Errorf("behind the link: %s %q files %v", tr.Outcome, tr.Message, tr.Files)
+	}
+	if b, err := os.ReadFile(filepath.Join(host, "secret.txt")); err != nil || string(b) != "host secret" {
+		t.Errorf("the host folder after the run: %q, %v", b, err)
 	}
 }
