@@ -83,6 +83,9 @@ func newLayout(feat features, readOnly []string, scratch string, tmpSize int64) 
 		if isReserved(p) || p == "/dev" || strings.HasPrefix(p, "/proc/") || strings.HasPrefix(p, "/dev/") {
 			return nil, fmt.Errorf("sandbox: the scratch folder %s would replace a mount of the sandbox", p)
 		}
+		if err := refuseHome("the scratch folder", p); err != nil {
+			return nil, err
+		}
 		l.scratch = p
 		user = append(user, entry{kind: rwBind, path: p})
 	}
@@ -96,6 +99,9 @@ func newLayout(feat features, readOnly []string, scratch string, tmpSize int64) 
 		}
 		if _, err := os.Lstat(p); err != nil {
 			continue // nothing to see; the JVM skips missing class path entries too
+		}
+		if err := refuseHome("", p); err != nil {
+			return nil, err
 		}
 		user = append(user, entry{kind: roBind, path: p})
 	}
@@ -277,6 +283,46 @@ func absClean(p string) (string, error) {
 		return "", fmt.Errorf("sandbox: %s: %w", p, err)
 	}
 	return abs, nil
+}
+
+// refuseHome refuses to bind p (the scratch folder when what says so, else a read-only path:
+// the project, a class path entry) where p is a home folder or a folder above one, either
+// definition: the passwd entry's, where the private home goes, and $HOME. That bind would show
+// the whole home, ~/.ssh and ~/.m2/settings.xml included; mounting the private home over it
+// instead would hide the project inside with it. See docs/sandbox.md.
+func refuseHome(what, p string) error {
+	for _, h := range homes() {
+		if !within(p, h) {
+			continue
+		}
+		if what == "" {
+			what = "the folder"
+		}
+		held := "it is the home folder"
+		if p != h {
+			held = "it holds the home folder " + h
+		}
+		return fmt.Errorf("sandbox: refusing to bind %s %s into the sandbox: %s, whose private files "+
+			"(~/.ssh, ~/.m2/settings.xml, credentials) the sandbox keeps out; keep the project in a folder "+
+			"of its own below the home, or set sandbox.mode to off", what, p, held)
+	}
+	return nil
+}
+
+// homes are the home folders code inside must not see: the passwd entry's and $HOME, where
+// they differ; "/" is never one (it is the sandbox's own root).
+func homes() []string {
+	var out []string
+	for _, h := range []string{passwdHome(), os.Getenv("HOME")} {
+		if h == "" {
+			continue
+		}
+		h = filepath.Clean(h)
+		if h != "/" && (len(out) == 0 || out[0] != h) {
+			out = append(out, h)
+		}
+	}
+	return out
 }
 
 // passwdHome is the home the JVM takes user.home from: the passwd entry of the current user

@@ -107,6 +107,41 @@ func TestLayoutRefusesSandboxMounts(t *testing.T) {
 	}
 }
 
+// TestLayoutRefusesTheHome: a read-only path or scratch folder that is a home folder (the
+// passwd entry's or $HOME) or holds one is refused with a message that names it; a project
+// below the home is not.
+func TestLayoutRefusesTheHome(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home", "user")
+	project := filepath.Join(home, "project")
+	mustMkdir(t, project)
+	t.Setenv("HOME", home)
+	refused := []struct{ readOnly, scratch string }{
+		{readOnly: home}, {readOnly: filepath.Dir(home)}, {readOnly: filepath.Dir(filepath.Dir(home))}, {scratch: home},
+	}
+	if pw := passwdHome(); pw != "" && pw != "/" {
+		refused = append(refused, struct{ readOnly, scratch string }{readOnly: pw})
+	}
+	for _, c := range refused {
+		var readOnly []string
+		if c.readOnly != "" {
+			readOnly = []string{c.readOnly}
+		}
+		_, err := newLayout(allFeatures, readOnly, c.scratch, 0)
+		named := c.readOnly + c.scratch
+		if err == nil || !strings.Contains(err.Error(), named+" into the sandbox") || !strings.Contains(err.Error(), "home folder") {
+			t.Errorf("binding %s: %v", named, err)
+		}
+	}
+	l, err := newLayout(allFeatures, []string{project}, filepath.Join(project, "scratch"), 0)
+	if err != nil {
+		t.Fatalf("a project below the home: %v", err)
+	}
+	if !slices.Contains(mounts(l.args()), "--ro-bind "+project) {
+		t.Errorf("the project below the home is not bound")
+	}
+}
+
 func TestLayoutHidesEtcSecrets(t *testing.T) {
 	l, err := newLayout(allFeatures, nil, "", 0)
 	if err != nil {
