@@ -155,8 +155,8 @@ func TestHandshakeAndCapabilities(t *testing.T) {
 		t.Fatalf("initialize: %v", err)
 	}
 	caps := result.Capabilities
-	if !caps.TextDocumentSync.OpenClose || caps.TextDocumentSync.Change != 2 || string(caps.TextDocumentSync.Save) != "{}" {
-		t.Errorf("textDocumentSync = %+v (save %s), want openClose, incremental (2), save {}", caps.TextDocumentSync, caps.TextDocumentSync.Save)
+	if !caps.TextDocumentSync.OpenClose || caps.TextDocumentSync.Change != 2 || string(caps.TextDocumentSync.Save) != `{"includeText":true}` {
+		t.Errorf("textDocumentSync = %+v (save %s), want openClose, incremental (2), save with the text", caps.TextDocumentSync, caps.TextDocumentSync.Save)
 	}
 	if got := strings.Join(caps.CodeActionProvider.CodeActionKinds, ","); got != "refactor,quickfix" {
 		t.Errorf("codeActionKinds = %s, want refactor,quickfix", got)
@@ -241,6 +241,83 @@ func TestDocumentSyncIncremental(t *testing.T) {
 	}
 }
 
+// TestDidChangeWithABadRange: a didChange of three edits whose second range lies outside the
+// text changes nothing (not even the first edit), the client is told that the document is out
+// of step, and a job on it is refused with that message, also after a later change that would
+// apply, until a didSave with the text brings it back in step; then the job starts.
+func TestDidChangeWithABadRange(t *testing.T) {
+	ws, srcDir := mavenShell(t)
+	c := initialized(t, ws)
+	uri := "file://" + filepath.Join(srcDir, "Calc.java")
+	openDoc(c, uri, "java", calcJava)
+	at := func(line, char int) map[string]any { return map[string]any{"line": line, "character": char} }
+	edit := func(line, char, endLine, endChar int, text string) map[string]any {
+		return map[string]any{"range": map[string]any{"start": at(line, char), "end": at(endLine, endChar)}, "text": text}
+	}
+	didChange := func(version int, changes ...any) {
+		c.Notify("textDocument/didChange", map[string]any{
+			"textDocument": map[string]any{"uri": uri, "version": version}, "contentChanges": changes})
+	}
+	analyze := func() error {
+		return c.Call("workspace/executeCommand", map[string]any{"command": "advertest.analyzeMutants",
+			"arguments": []any{map[string]any{"uri": uri, "position": at(lineClampIf, 8)}}}, nil)
+	}
+	from := len(c.FromServer())
+	// A line before the class (every line moves down by one), a range past the end, a rename.
+	didChange(2, edit(0, 0, 0, 0, "// first\n"), edit(99, 0, 99, 1, "x"), edit(lineClamp+1, 22, lineClamp+1, 27, "clip"))
+	msg, _, err := c.WaitFrom(from, func(m lsptest.Message) bool { return m.Method == "window/showMessage" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown struct {
+		Type    int    `json:"type"`
+		Message string `json:"message"`
+	}
+	if err := json.Unmarshal(msg.Params, &shown); err != nil {
+		t.Fatal(err)
+	}
+	if shown.Type != 2 || !strings.Contains(shown.Message, "Calc.java is out of step with the editor") || !strings.Contains(shown.Message, "change 2 of 3") {
+		t.Errorf("the client was told %+v", shown)
+	}
+	// The text is the one opened: clamp where it was, no line before it.
+	_, actions := codeActions(t, c, codeActionParams(uri, lineClamp, 22))
+	wantMethodActions(t, actions, "clamp")
+	err = analyze()
+	if lsptest.Code(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "out of step with the editor") {
+		t.Fatalf("a job on the document out of step: %v, want InvalidParams saying it is out of step", err)
+	}
+	// A change that would apply is not applied to the wrong text: still refused, nothing told.
+	didChange(3, edit(lineClamp, 22, lineClamp, 27, "clip"))
+	_, actions = codeActions(t, c, codeActionParams(uri, lineClamp, 22))
+	wantMethodActions(t, actions, "clamp")
+	if err := analyze(); lsptest.Code(err) != jsonrpc2.InvalidParams || !strings.Contains(err.Error(), "out of step") {
+		t.Fatalf("after a later change: %v", err)
+	}
+	// The save carries the editor's text: back in step, the client told, the job starts.
+	from = len(c.FromServer())
+	saved := strings.Replace(calcJava, "int clamp(", "int clip(", 1)
+	c.Notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": uri}, "text": saved})
+	if _, _, err := c.WaitFrom(from, func(m lsptest.Message) bool {
+		return m.Method == "window/showMessage" && strings.Contains(string(m.Params), "back in step")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	_, actions = codeActions(t, c, codeActionParams(uri, lineClamp, 22))
+	wantMethodActions(t, actions, "clip")
+	if err := analyze(); err != nil {
+		t.Fatalf("a job once back in step: %v", err)
+	}
+	told := 0
+	for _, m := range c.FromServer() {
+		if m.Method == "window/showMessage" && strings.Contains(string(m.Params), "is out of step") {
+			told++
+		}
+	}
+	if told != 1 {
+		t.Errorf("the client was told %d times that the document is out of step, want once", told)
+	}
+}
+
 func TestCodeActions(t *testing.T) {
 	c := initialized(t, "")
 	uri := "file:///ws/Calc.java"
@@ -297,16 +374,24 @@ func TestCodeActions(t *testing.T) {
 	}
 }
 
-func TestExecuteCommand(t *testing.T) {
-	ws := t.TempDir()
+// mavenShell makes a workspace holding a module calc with a pom.xml and an empty main source
+// folder, and returns the workspace and calc's org/acme source folder.
+func mavenShell(t *testing.T) (ws, srcDir string) {
+	t.Helper()
+	ws = t.TempDir()
 	module := filepath.Join(ws, "calc")
-	srcDir := filepath.Join(module, "src", "main", "java", "org", "acme")
+	srcDir = filepath.Join(module, "src", "main", "java", "org", "acme")
 	if err := os.MkdirAll(srcDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(module, "pom.xml"), []byte("<project/>"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return ws, srcDir
+}
+
+func TestExecuteCommand(t *testing.T) {
+	ws, srcDir := mavenShell(t)
 	c := initialized(t, ws)
 	uri := "file://" + filepath.Join(srcDir, "Calc.java") // never written: the editor's buffer is what counts
 	openDoc(c, uri, "java", calcJava)

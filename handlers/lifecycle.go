@@ -45,7 +45,8 @@ func (h *Handler) Initialize(_ context.Context, params *protocol.InitializeParam
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{
 				OpenClose: true,
 				Change:    protocol.TextDocumentSyncKindIncremental,
-				Save:      &protocol.SaveOptions{},
+				// The saved text brings a document out of step back in step (textsync.go).
+				Save: &protocol.SaveOptions{IncludeText: true},
 			},
 			CodeActionProvider: &protocol.CodeActionOptions{
 				CodeActionKinds: []protocol.CodeActionKind{protocol.Refactor, protocol.QuickFix},

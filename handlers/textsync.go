@@ -2,7 +2,9 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
@@ -10,28 +12,64 @@ import (
 	"github.com/advertest/advertest-lsp/server"
 )
 
-// DidOpen starts tracking a document (and parses it when it is Java).
-func (h *Handler) DidOpen(_ context.Context, params *protocol.DidOpenTextDocumentParams) error {
+// DidOpen starts tracking a document (and parses it when it is Java). A document that was out
+// of step with the editor is back in step: its text is the editor's again.
+func (h *Handler) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocumentParams) error {
 	item := params.TextDocument
+	var was *server.OutOfStepError
+	if prev, ok := h.session.Documents().Get(item.URI); ok {
+		was = prev.OutOfStep()
+	}
 	doc := h.session.Documents().Open(item.URI, string(item.LanguageID), item.Version, item.Text)
 	h.logger.Debug("didOpen", zap.String("uri", string(item.URI)), zap.Int32("version", item.Version),
 		zap.Bool("java", doc.IsJava()), zap.Int("bytes", len(item.Text)))
+	h.tellStep(ctx, item.URI, was, nil)
 	if doc.IsJava() {
 		h.restoreState(doc.URI(), doc.Path())
 	}
 	return nil
 }
 
-// DidChangeContent applies incremental (or full-text) changes; the server
-// routes textDocument/didChange here. The error (a document that is not
-// open, a range outside the text) is logged by the server: a notification
-// has no reply.
-func (h *Handler) DidChangeContent(_ context.Context, params *server.DidChangeParams) error {
+// DidChangeContent applies incremental (or full-text) changes, all of a notification's or
+// none; the server routes textDocument/didChange here. The error (a document that is not
+// open, a range outside the text) is logged by the server: a notification has no reply. A
+// change that cannot be applied leaves the document out of step with the editor: the client
+// is told once (window/showMessage), and jobs on the document are refused until a full-text
+// change, a didOpen or a didSave with the text.
+func (h *Handler) DidChangeContent(ctx context.Context, params *server.DidChangeParams) error {
+	uri := params.TextDocument.URI
+	var was *server.OutOfStepError
+	if doc, ok := h.session.Documents().Get(uri); ok {
+		was = doc.OutOfStep()
+	}
 	err := h.session.Documents().Change(params)
-	if h.results.hasResults(params.TextDocument.URI) {
-		h.results.publish(params.TextDocument.URI)
+	var now *server.OutOfStepError
+	errors.As(err, &now)
+	h.tellStep(ctx, uri, was, now)
+	if h.results.hasResults(uri) {
+		h.results.publish(uri)
 	}
 	return err
+}
+
+// tellStep tells the client when a document falls out of step with the editor (was nil, now
+// not) or comes back in step (was not nil, now nil); nothing while it stays either way.
+func (h *Handler) tellStep(ctx context.Context, uri protocol.DocumentURI, was, now *server.OutOfStepError) {
+	var typ protocol.MessageType
+	var msg string
+	switch {
+	case was == nil && now != nil:
+		h.logger.Warn("document out of step with the editor", zap.String("uri", string(uri)), zap.Error(now))
+		typ, msg = protocol.MessageTypeWarning, "AdverTest: "+now.Error()
+	case was != nil && now == nil:
+		h.logger.Info("document back in step with the editor", zap.String("uri", string(uri)))
+		typ, msg = protocol.MessageTypeInfo, fmt.Sprintf("AdverTest: %s is back in step with the editor", path.Base(string(uri)))
+	default:
+		return
+	}
+	if err := h.session.Client().ShowMessage(ctx, typ, msg); err != nil {
+		h.logger.Debug("showMessage", zap.Error(err))
+	}
 }
 
 // DidChange serves callers that hold protocol's type. That type cannot
@@ -46,13 +84,22 @@ func (h *Handler) DidChange(ctx context.Context, params *protocol.DidChangeTextD
 	return h.DidChangeContent(ctx, &server.DidChangeParams{TextDocument: params.TextDocument, ContentChanges: changes})
 }
 
-// DidSave schedules the on-save rounds of the document's methods.
-func (h *Handler) DidSave(_ context.Context, params *protocol.DidSaveTextDocumentParams) error {
+// DidSave schedules the on-save rounds of the document's methods. The saved text (the server
+// asks for it: includeText) replaces the server's, which brings a document that was out of step
+// back in step.
+func (h *Handler) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
 	doc, ok := h.session.Documents().Get(params.TextDocument.URI)
 	if !ok {
 		return fmt.Errorf("didSave %s: %w", params.TextDocument.URI, server.ErrDocumentNotOpen)
 	}
-	h.logger.Debug("didSave", zap.String("uri", string(params.TextDocument.URI)))
+	h.logger.Debug("didSave", zap.String("uri", string(params.TextDocument.URI)), zap.Bool("text", params.Text != ""))
+	if params.Text != "" {
+		was := doc.OutOfStep()
+		if err := h.session.Documents().Resync(doc.URI(), params.Text); err != nil {
+			return err
+		}
+		h.tellStep(ctx, doc.URI(), was, nil)
+	}
 	if doc.IsJava() {
 		h.scheduleOnSave(doc.URI())
 	}

@@ -81,9 +81,14 @@ func (s *Documents) Get(uri protocol.DocumentURI) (*Document, bool) {
 	return doc, ok
 }
 
-// Change applies content changes in order and sets the version. When a
-// change cannot be applied (a range outside the text), the document keeps the
-// changes before it, its version is not updated, and the error says which.
+// Change applies a didChange's content changes, all of them or none, and sets
+// the version. When a change cannot be applied (a range outside the text), the
+// document keeps its text and version and is out of step with the editor (see
+// Document.OutOfStep) until a full-text change, a didOpen or a didSave with
+// its text (Resync); the error says which change failed and is an
+// *OutOfStepError. A ranged change to a document out of step is not applied
+// (its positions are the editor's text's, which the server does not have):
+// the error is the *OutOfStepError again.
 func (s *Documents) Change(params *DidChangeParams) error {
 	uri := params.TextDocument.URI
 	doc, ok := s.Get(uri)
@@ -92,6 +97,36 @@ func (s *Documents) Change(params *DidChangeParams) error {
 	}
 	return doc.apply(params.TextDocument.Version, params.ContentChanges, s.logger)
 }
+
+// Resync replaces the text of an open document with the editor's (a didSave
+// that carries it), which brings a document out of step back in step; the
+// version stays.
+func (s *Documents) Resync(uri protocol.DocumentURI, text string) error {
+	doc, ok := s.Get(uri)
+	if !ok {
+		return fmt.Errorf("didSave %s: %w", uri, ErrDocumentNotOpen)
+	}
+	doc.mu.Lock()
+	defer doc.mu.Unlock()
+	doc.setText([]byte(text), s.logger)
+	doc.outOfStep = nil
+	return nil
+}
+
+// OutOfStepError says that the server's text of a document differs from the
+// editor's: a didChange could not be applied. Err is why.
+type OutOfStepError struct {
+	URI     protocol.DocumentURI
+	Version int32 // the version of the change that failed
+	Err     error
+}
+
+func (e *OutOfStepError) Error() string {
+	return fmt.Sprintf("the server's copy of %s is out of step with the editor (a change to version %d could not be applied: %v); "+
+		"save the document, or close and reopen it, to bring it back in step", path.Base(string(e.URI)), e.Version, e.Err)
+}
+
+func (e *OutOfStepError) Unwrap() error { return e.Err }
 
 // Close removes a document.
 func (s *Documents) Close(uri protocol.DocumentURI) error {
@@ -129,6 +164,17 @@ type Document struct {
 	file    *javaparse.File    // Java documents that parsed; nil otherwise
 	text    []byte             // documents without file
 	lines   *javaparse.LineMap // for text
+	// outOfStep is why the text differs from the editor's (nil: in step).
+	outOfStep *OutOfStepError
+}
+
+// OutOfStep returns why the server's text differs from the editor's (a
+// didChange that could not be applied), or nil while they agree. Work that
+// builds or runs the project refuses such a document (Session.CheckDocument).
+func (d *Document) OutOfStep() *OutOfStepError {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.outOfStep
 }
 
 // URI returns the document's URI.
@@ -215,48 +261,124 @@ func (d *Document) apply(version int32, changes []ContentChange, logger *zap.Log
 		logger.Warn("didChange version does not increase", zap.String("uri", string(d.uri)),
 			zap.Int32("have", d.version), zap.Int32("got", version))
 	}
-	for i, c := range changes {
-		if err := d.applyOne(c, logger); err != nil {
-			return fmt.Errorf("didChange %s version %d: change %d of %d: %w", d.uri, version, i+1, len(changes), err)
-		}
+	edit, err := d.plan(changes)
+	if err == nil && d.outOfStep != nil && !edit.full {
+		return d.outOfStep
 	}
+	if err != nil {
+		d.outOfStep = &OutOfStepError{URI: d.uri, Version: version, Err: err}
+		return d.outOfStep
+	}
+	d.commit(edit, logger)
+	d.outOfStep = nil
 	d.version = version
 	return nil
 }
 
-func (d *Document) applyOne(c ContentChange, logger *zap.Logger) error {
-	if c.Range == nil {
-		d.setText([]byte(c.Text), logger)
-		return nil
-	}
+// plannedEdit is a didChange turned into one edit of the document: a new whole
+// text (full: a change without a range was among them, or text), or byte edits
+// of the current text in order.
+type plannedEdit struct {
+	full  bool
+	text  []byte
+	lines *javaparse.LineMap // text's, when computed
+	edits []javaparse.Edit
+}
+
+// plan checks every change against the text the changes before it leave and
+// returns them as one edit; it changes nothing, so that a bad change leaves
+// the document as it was. d.mu must be held.
+func (d *Document) plan(changes []ContentChange) (plannedEdit, error) {
+	var p plannedEdit
 	lines := d.lines
+	var text []byte // the text after the changes so far; nil: the current one, not copied yet
 	if d.file != nil {
 		lines = d.file.Lines()
 	}
-	start, err := offsetOf(lines, c.Range.Start)
-	if err != nil {
-		return fmt.Errorf("range start: %w", err)
+	current := func() []byte {
+		if text == nil {
+			if d.file != nil {
+				text = d.file.Source()
+			} else {
+				text = d.text
+			}
+		}
+		return text
 	}
-	end, err := offsetOf(lines, c.Range.End)
-	if err != nil {
-		return fmt.Errorf("range end: %w", err)
+	for i, c := range changes {
+		if c.Range == nil {
+			p = plannedEdit{full: true}
+			text, lines = []byte(c.Text), nil
+			if i < len(changes)-1 {
+				lines = javaparse.NewLineMap(text)
+			}
+			continue
+		}
+		start, end, err := rangeOffsets(lines, c.Range)
+		if err != nil {
+			return plannedEdit{}, fmt.Errorf("change %d of %d: %w", i+1, len(changes), err)
+		}
+		p.edits = append(p.edits, javaparse.Edit{StartByte: start, OldEndByte: end, NewText: []byte(c.Text)})
+		if i == len(changes)-1 && !p.full {
+			break // the last edit: no text after it is needed to check anything
+		}
+		old := current()
+		next := make([]byte, 0, len(old)-(end-start)+len(c.Text))
+		next = append(next, old[:start]...)
+		next = append(next, c.Text...)
+		next = append(next, old[end:]...)
+		text, lines = next, nil
+		if i < len(changes)-1 {
+			lines = javaparse.NewLineMap(text)
+		}
 	}
-	if end < start {
-		return fmt.Errorf("range end %d:%d is before its start %d:%d",
-			c.Range.End.Line, c.Range.End.Character, c.Range.Start.Line, c.Range.Start.Character)
+	if p.full {
+		p.text, p.lines, p.edits = text, lines, nil
+	}
+	return p, nil
+}
+
+// commit applies a planned edit. d.mu must be held.
+func (d *Document) commit(p plannedEdit, logger *zap.Logger) {
+	if p.full {
+		d.setText(p.text, logger)
+		return
+	}
+	if len(p.edits) == 0 {
+		return
 	}
 	if d.file != nil {
-		if err := d.file.ApplyEdits(javaparse.Edit{StartByte: start, OldEndByte: end, NewText: []byte(c.Text)}); err != nil {
-			return fmt.Errorf("applying edit to the parse: %w", err)
+		// Checked by plan; ApplyEdits applies all of them or none.
+		if err := d.file.ApplyEdits(p.edits...); err != nil {
+			logger.Error("applying checked edits to the parse failed; re-parsing", zap.String("uri", string(d.uri)), zap.Error(err))
+			d.setText(d.file.Source(), logger)
 		}
-		return nil
+		return
 	}
-	text := make([]byte, 0, len(d.text)-(end-start)+len(c.Text))
-	text = append(text, d.text[:start]...)
-	text = append(text, c.Text...)
-	text = append(text, d.text[end:]...)
+	text := d.text
+	for _, e := range p.edits {
+		next := make([]byte, 0, len(text)-(e.OldEndByte-e.StartByte)+len(e.NewText))
+		next = append(next, text[:e.StartByte]...)
+		next = append(next, e.NewText...)
+		next = append(next, text[e.OldEndByte:]...)
+		text = next
+	}
 	d.text, d.lines = text, javaparse.NewLineMap(text)
-	return nil
+}
+
+// rangeOffsets turns a change's range into byte offsets of the text lines
+// maps.
+func rangeOffsets(lines *javaparse.LineMap, r *protocol.Range) (start, end int, err error) {
+	if start, err = offsetOf(lines, r.Start); err != nil {
+		return 0, 0, fmt.Errorf("range start: %w", err)
+	}
+	if end, err = offsetOf(lines, r.End); err != nil {
+		return 0, 0, fmt.Errorf("range end: %w", err)
+	}
+	if end < start {
+		return 0, 0, fmt.Errorf("range end %d:%d is before its start %d:%d", r.End.Line, r.End.Character, r.Start.Line, r.Start.Character)
+	}
+	return start, end, nil
 }
 
 func offsetOf(lines *javaparse.LineMap, pos protocol.Position) (int, error) {

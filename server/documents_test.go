@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
@@ -79,5 +80,56 @@ func TestDocumentsJavaIncremental(t *testing.T) {
 	}
 	if v != 2 || len(snap.Methods()) != 1 || string(doc.Text()) != "class B {}" {
 		t.Fatalf("snapshot changed with the document: version %d, %d methods", v, len(snap.Methods()))
+	}
+}
+
+// TestDocumentsChangeAllOrNothing: a didChange whose second of three ranges lies outside the
+// text applies none of them (plain text and Java), keeps the version, and leaves the document
+// out of step: later ranged changes are not applied to the wrong text, while a full-text
+// change, Resync (a save with the text) or a new didOpen bring it back in step.
+func TestDocumentsChangeAllOrNothing(t *testing.T) {
+	for _, lang := range []string{"plaintext", "java"} {
+		t.Run(lang, func(t *testing.T) {
+			docs := server.NewDocuments(nil)
+			uri := "file:///w/A." + map[string]string{"plaintext": "txt", "java": "java"}[lang]
+			text := "class A {\n    int f() { return 1; }\n}\n"
+			doc := docs.Open(protocol.DocumentURI(uri), lang, 1, text)
+			err := change(docs, uri, 2,
+				server.ContentChange{Range: rng(0, 0, 0, 0), Text: "// first\n"},
+				server.ContentChange{Range: rng(9, 0, 9, 1), Text: "x"},
+				server.ContentChange{Range: rng(2, 8, 2, 9), Text: "g"})
+			var oos *server.OutOfStepError
+			if !errors.As(err, &oos) || !strings.Contains(err.Error(), "change 2 of 3") || doc.OutOfStep() == nil {
+				t.Fatalf("error %v, out of step %v", err, doc.OutOfStep())
+			}
+			if string(doc.Text()) != text || doc.Version() != 1 {
+				t.Fatalf("after a refused change: %q version %d", doc.Text(), doc.Version())
+			}
+			if err := change(docs, uri, 3, server.ContentChange{Range: rng(1, 8, 1, 9), Text: "g"}); !errors.As(err, &oos) || string(doc.Text()) != text {
+				t.Fatalf("a ranged change out of step: %v, text %q", err, doc.Text())
+			}
+			if err := docs.Resync(protocol.DocumentURI(uri), "class B {}\n"); err != nil || doc.OutOfStep() != nil || string(doc.Text()) != "class B {}\n" {
+				t.Fatalf("resync: %v, out of step %v, text %q", err, doc.OutOfStep(), doc.Text())
+			}
+			// Several edits that apply: each range is the text's after the edits before it.
+			if err := change(docs, uri, 4,
+				server.ContentChange{Range: rng(0, 0, 0, 0), Text: "// one\n"},
+				server.ContentChange{Range: rng(1, 6, 1, 7), Text: "C"},
+				server.ContentChange{Range: rng(2, 0, 2, 0), Text: "// end\n"}); err != nil {
+				t.Fatal(err)
+			}
+			if got := string(doc.Text()); got != "// one\nclass C {}\n// end\n" || doc.Version() != 4 {
+				t.Fatalf("three edits: %q version %d", got, doc.Version())
+			}
+			_ = change(docs, uri, 5, server.ContentChange{Range: rng(7, 0, 7, 0), Text: "x"})
+			if err := change(docs, uri, 6, server.ContentChange{Text: "class D {}"}, server.ContentChange{Range: rng(0, 6, 0, 7), Text: "E"}); err != nil ||
+				doc.OutOfStep() != nil || string(doc.Text()) != "class E {}" || doc.Version() != 6 {
+				t.Fatalf("a full-text change out of step: %v, %v, %q", err, doc.OutOfStep(), doc.Text())
+			}
+			_ = change(docs, uri, 7, server.ContentChange{Range: rng(7, 0, 7, 0), Text: "x"})
+			if doc = docs.Open(protocol.DocumentURI(uri), lang, 8, text); doc.OutOfStep() != nil {
+				t.Fatal("a new didOpen is out of step")
+			}
+		})
 	}
 }

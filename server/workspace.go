@@ -47,9 +47,14 @@ func (s *Session) WorkspaceFolders() []string {
 // else, so that a command naming some other file on the machine cannot make the server
 // build and run the project around it. The answer is nil, or an InvalidParams error that
 // says which rule failed. Symbolic links are resolved: a link inside a folder to a file
-// outside it is outside.
+// outside it is outside. An open document whose text is out of step with the editor's
+// (Document.OutOfStep) is refused too, with the message the client was shown, until it is
+// back in step.
 func (s *Session) CheckDocument(command string, uri protocol.DocumentURI) error {
-	if _, open := s.documents.Get(uri); open {
+	if doc, open := s.documents.Get(uri); open {
+		if oos := doc.OutOfStep(); oos != nil {
+			return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: %v", command, oos)
+		}
 		return nil
 	}
 	if p := URIPath(uri); p != "" && s.insideFolder(p) {
