@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/advertest
 
-.PHONY: deps build test demo bench fault-bench vet test-editors test-vscode test-nvim
+.PHONY: deps build test demo bench fault-bench real-bench vet test-editors test-vscode test-nvim
 
 deps:
 	.ci/install-deps
@@ -31,6 +31,15 @@ bench: deps build
 # Flags through FAULT_BENCH_FLAGS, e.g. make fault-bench FAULT_BENCH_FLAGS='-half dev -json fb.json'.
 fault-bench: deps
 	$(GO) run ./cmd/fault-bench $(FAULT_BENCH_FLAGS)
+
+# The real-code workbench (docs/real-bench.md): real libraries from Debian's source packages,
+# fetched into a cache folder at run time, a fixed sample of their methods in a dev and a
+# holdout half, the offline agents' suites checked against seeded faults, and `advertest
+# mutate` with the libraries' own suites against a plain `mvn test`. Hours from an empty cache
+# on 2 cores; a second run reuses the cache and every method measured at the same commit.
+# Flags through REAL_BENCH_FLAGS, e.g. make real-bench REAL_BENCH_FLAGS='-half dev -json rb.json'.
+real-bench: deps
+	$(GO) run ./cmd/real-bench $(REAL_BENCH_FLAGS)
 
 # The editor clients. test-vscode: clean npm install from the lock file, type-check, lint, unit
 # tests (the vscode module stubbed) and the .vsix (editors/vscode/advertest.vsix); needs Node.js
