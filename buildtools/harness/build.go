@@ -116,6 +116,11 @@ func prepare(ctx context.Context, cfg Config) (spec *launchSpec, built bool, err
 		}
 	}
 	box := sandbox.Spec{Status: cfg.Sandbox, Policy: cfg.SandboxPolicy, ReadOnly: readOnly, Dir: cfg.WorkDir}
+	// A layout the sandbox refuses (a project at or above the home folder) fails the pool's
+	// open, not its first worker's start.
+	if err := box.Check(java); err != nil {
+		return nil, false, fmt.Errorf("harness: %w", err)
+	}
 	var privateTmp []string
 	if cfg.Sandbox.Contained() {
 		privateTmp = []string{"/tmp", "/dev/shm"} // the sandbox's own, emptied after each test

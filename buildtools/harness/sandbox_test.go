@@ -296,3 +296,23 @@ public class LinkTest {
 		t.Errorf("the host folder after the run: %q, %v", b, err)
 	}
 }
+
+// TestOpenRefusesTheHome: a pool whose read-only paths hold the home folder ($HOME here) does
+// not open, with the sandbox's reason, before any worker starts.
+func TestOpenRefusesTheHome(t *testing.T) {
+	if a := sandbox.Probe(); !a.OK {
+		t.Skipf("no sandbox here: %s", a.Reason)
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	cfg := fx.j4.config()
+	cfg.ReadOnly = append(cfg.ReadOnly, home)
+	p, err := Open(context.Background(), cfg)
+	if err == nil {
+		p.Close()
+		t.Fatal("a pool that binds the home folder opened")
+	}
+	if !strings.Contains(err.Error(), "refusing to bind the folder "+home+" into the sandbox: it is the home folder") {
+		t.Errorf("Open: %v", err)
+	}
+}

@@ -71,23 +71,9 @@ func (s Spec) Apply(cmd *exec.Cmd) error {
 	if cmd.Path == a.bwrap {
 		return errors.New("sandbox: the command already runs in bwrap")
 	}
-	java, err := filepath.EvalSymlinks(cmd.Path)
-	if err != nil {
-		return fmt.Errorf("sandbox: resolve %s: %w", cmd.Path, err)
-	}
-	// The JDK's own folder: java.home is bin/java's parent, wherever a symlink pointed.
-	readOnly := append([]string{filepath.Dir(filepath.Dir(java))}, s.ReadOnly...)
-	l, err := newLayout(a.features, readOnly, s.Scratch, s.Policy.tmpSize())
+	l, java, err := s.layout(a, cmd.Path)
 	if err != nil {
 		return err
-	}
-	if s.Dir != "" {
-		if l.chdir, err = absClean(s.Dir); err != nil {
-			return err
-		}
-		if !l.visible(l.chdir) {
-			return fmt.Errorf("sandbox: the working directory %s is not inside the sandbox", l.chdir)
-		}
 	}
 	if home := passwdHome(); home != "" {
 		env = withEnv(env, "HOME", home)
@@ -107,6 +93,46 @@ func (s Spec) Apply(cmd *exec.Cmd) error {
 		cmd.Dir = l.scratch
 	}
 	return nil
+}
+
+// Check returns the error Apply would return for a command of the java launcher java: a path it
+// refuses to bind (a home folder or a folder above one, a mount of the sandbox), a working
+// directory outside. It starts nothing, so that a pool can refuse a layout when it opens rather
+// than at its first worker. Without a sandbox (kind none) there is nothing to refuse.
+func (s Spec) Check(java string) error {
+	if !s.Status.Contained() {
+		return nil
+	}
+	a := Probe()
+	if !a.OK {
+		return fmt.Errorf("sandbox: %w: %s", ErrUnavailable, a.Reason)
+	}
+	_, _, err := s.layout(a, java)
+	return err
+}
+
+// layout is the sandbox's layout for the launcher java, and java resolved (the path that runs
+// inside).
+func (s Spec) layout(a Availability, java string) (*layout, string, error) {
+	resolved, err := filepath.EvalSymlinks(java)
+	if err != nil {
+		return nil, "", fmt.Errorf("sandbox: resolve %s: %w", java, err)
+	}
+	// The JDK's own folder: java.home is bin/java's parent, wherever a symlink pointed.
+	readOnly := append([]string{filepath.Dir(filepath.Dir(resolved))}, s.ReadOnly...)
+	l, err := newLayout(a.features, readOnly, s.Scratch, s.Policy.tmpSize())
+	if err != nil {
+		return nil, "", err
+	}
+	if s.Dir != "" {
+		if l.chdir, err = absClean(s.Dir); err != nil {
+			return nil, "", err
+		}
+		if !l.visible(l.chdir) {
+			return nil, "", fmt.Errorf("sandbox: the working directory %s is not inside the sandbox", l.chdir)
+		}
+	}
+	return l, resolved, nil
 }
 
 // workDir is the working directory the command gets: Dir, else Scratch ("" keeps cmd.Dir).
