@@ -57,7 +57,14 @@ func startLSP(t *testing.T, args ...string) *lspProcess {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &lspProcess{cmd: exec.Command(bin, append([]string{"lsp"}, args...)...), copied: make(chan struct{})}
+	return startLSPCommand(t, exec.Command(bin, append([]string{"lsp"}, args...)...))
+}
+
+// startLSPCommand starts cmd, an `advertest lsp` command (its environment, working directory
+// and extra files set as the test needs), with a client on its stdin and stdout.
+func startLSPCommand(t *testing.T, cmd *exec.Cmd) *lspProcess {
+	t.Helper()
+	p := &lspProcess{cmd: cmd, copied: make(chan struct{})}
 	p.cmd.Stderr = &p.stderr
 	stdin, err := p.cmd.StdinPipe()
 	if err != nil {
