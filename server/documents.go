@@ -281,7 +281,6 @@ func (d *Document) apply(version int32, changes []ContentChange, logger *zap.Log
 type plannedEdit struct {
 	full  bool
 	text  []byte
-	lines *javaparse.LineMap // text's, when computed
 	edits []javaparse.Edit
 }
 
@@ -291,24 +290,26 @@ type plannedEdit struct {
 func (d *Document) plan(changes []ContentChange) (plannedEdit, error) {
 	var p plannedEdit
 	lines := d.lines
-	var text []byte // the text after the changes so far; nil: the current one, not copied yet
 	if d.file != nil {
 		lines = d.file.Lines()
 	}
+	var text []byte // the text after the changes so far, once needed (have)
+	have := false
 	current := func() []byte {
-		if text == nil {
+		if !have {
 			if d.file != nil {
 				text = d.file.Source()
 			} else {
 				text = d.text
 			}
+			have = true
 		}
 		return text
 	}
 	for i, c := range changes {
 		if c.Range == nil {
 			p = plannedEdit{full: true}
-			text, lines = []byte(c.Text), nil
+			text, lines, have = []byte(c.Text), nil, true
 			if i < len(changes)-1 {
 				lines = javaparse.NewLineMap(text)
 			}
@@ -327,13 +328,13 @@ func (d *Document) plan(changes []ContentChange) (plannedEdit, error) {
 		next = append(next, old[:start]...)
 		next = append(next, c.Text...)
 		next = append(next, old[end:]...)
-		text, lines = next, nil
+		text, lines, have = next, nil, true
 		if i < len(changes)-1 {
 			lines = javaparse.NewLineMap(text)
 		}
 	}
 	if p.full {
-		p.text, p.lines, p.edits = text, lines, nil
+		p.text, p.edits = text, nil
 	}
 	return p, nil
 }

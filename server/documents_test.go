@@ -126,7 +126,11 @@ func TestDocumentsChangeAllOrNothing(t *testing.T) {
 				doc.OutOfStep() != nil || string(doc.Text()) != "class E {}" || doc.Version() != 6 {
 				t.Fatalf("a full-text change out of step: %v, %v, %q", err, doc.OutOfStep(), doc.Text())
 			}
-			_ = change(docs, uri, 7, server.ContentChange{Range: rng(7, 0, 7, 0), Text: "x"})
+			// An empty full text, then an edit of it.
+			if err := change(docs, uri, 7, server.ContentChange{Text: ""}, server.ContentChange{Range: rng(0, 0, 0, 0), Text: "x"}); err != nil || string(doc.Text()) != "x" {
+				t.Fatalf("an edit after an empty full text: %v, %q", err, doc.Text())
+			}
+			_ = change(docs, uri, 8, server.ContentChange{Range: rng(7, 0, 7, 0), Text: "x"})
 			if doc = docs.Open(protocol.DocumentURI(uri), lang, 8, text); doc.OutOfStep() != nil {
 				t.Fatal("a new didOpen is out of step")
 			}
