@@ -93,8 +93,8 @@ func (h *Handler) DidSave(ctx context.Context, params *protocol.DidSaveTextDocum
 		return fmt.Errorf("didSave %s: %w", params.TextDocument.URI, server.ErrDocumentNotOpen)
 	}
 	h.logger.Debug("didSave", zap.String("uri", string(params.TextDocument.URI)), zap.Bool("text", params.Text != ""))
-	if params.Text != "" {
-		was := doc.OutOfStep()
+	// In step and the same text (every save of a client that sends it): nothing to re-parse.
+	if was := doc.OutOfStep(); params.Text != "" && (was != nil || string(doc.Text()) != params.Text) {
 		if err := h.session.Documents().Resync(doc.URI(), params.Text); err != nil {
 			return err
 		}
