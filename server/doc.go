@@ -27,10 +27,12 @@
 // zap; nothing is ever written to stdout but LSP frames.
 //
 // Session state: Documents (the open documents, each Java one with a
-// tree-sitter parse updated incrementally on every change), a Notifier for
+// tree-sitter parse updated incrementally on every change; a didChange
+// applies whole or not at all, and one that cannot leaves the document out of
+// step until the editor's text comes again), a Notifier for
 // messages to the client (diagnostics, messages, progress, workspace edits,
 // workspace/configuration), the workspace folders with CheckDocument (work
-// that builds or runs a project starts only for an open document or a file
-// inside a workspace folder), and a background context cancelled by shutdown
+// that builds or runs a project starts only for an open document in step
+// with the editor or a file inside a workspace folder), and a background context cancelled by shutdown
 // and by the end of the connection. The LSP methods themselves live in package handlers.
 package server
