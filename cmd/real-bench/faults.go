@@ -123,7 +123,10 @@ func (p *faultsPlanner) judge(ctx context.Context, m Method, mdir string) (*Meth
 		return mf, nil
 	}
 	cp := append([]string{suite.ClassesDir, suite.TestClassesDir}, suite.Classpath...)
-	onFixed, err := p.tools.RunTests(ctx, append(cp, p.tools.JUnitJar), classes, filepath.Join(mdir, "own-fixed"), filepath.Join(mdir, "own-fixed.log"))
+	// The library's own tests run as its Surefire runs them (its argLine).
+	own := p.tools
+	own.JVMArgs = suite.TestJVMArgs
+	onFixed, err := own.RunTests(ctx, append(cp, p.tools.JUnitJar), classes, filepath.Join(mdir, "own-fixed"), filepath.Join(mdir, "own-fixed.log"))
 	if err != nil {
 		return nil, fmt.Errorf("the library's own tests on the fixed code: %w", err)
 	}
@@ -156,7 +159,7 @@ func (p *faultsPlanner) judge(ctx context.Context, m Method, mdir string) (*Meth
 			mf.Faults = append(mf.Faults, sf)
 			continue
 		}
-		onFaulty, err := p.tools.RunTests(ctx, append([]string{out}, append(cp, p.tools.JUnitJar)...), classes, filepath.Join(fdir, "own"), filepath.Join(fdir, "own.log"))
+		onFaulty, err := own.RunTests(ctx, append([]string{out}, append(cp, p.tools.JUnitJar)...), classes, filepath.Join(fdir, "own"), filepath.Join(fdir, "own.log"))
 		if err != nil {
 			return nil, fmt.Errorf("the library's own tests on fault %s: %w", f.ID, err)
 		}

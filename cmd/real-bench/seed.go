@@ -34,7 +34,7 @@ import (
 
 // SeederVersion changes when the seeder would plant other faults, or the faults would be judged
 // otherwise (faults.go): cached faults of another version are planted and judged again.
-const SeederVersion = 3
+const SeederVersion = 4
 
 // Fault is one seeded fault: a text replacement in a source file.
 type Fault struct {

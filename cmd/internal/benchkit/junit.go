@@ -24,6 +24,8 @@ type JavaTools struct {
 	// TestTimeout is JUnit Jupiter's limit per test (a fault can make a loop endless) and
 	// SuiteTimeout the limit of one launcher process.
 	TestTimeout, SuiteTimeout time.Duration
+	// JVMArgs go to the launcher's JVM (a library's Surefire argLine: --add-opens, -Xmx).
+	JVMArgs []string
 }
 
 // DefaultJUnitJar is where Debian's junit5 package puts the console launcher.
@@ -76,10 +78,10 @@ type TestRun struct {
 func (t JavaTools) RunTests(ctx context.Context, cp, testClasses []string, reportDir, log string) (*TestRun, error) {
 	ctx, cancel := context.WithTimeout(ctx, t.SuiteTimeout)
 	defer cancel()
-	args := []string{"-jar", t.JUnitJar, "--disable-banner", "--details=summary",
+	args := append(append([]string(nil), t.JVMArgs...), "-jar", t.JUnitJar, "--disable-banner", "--details=summary",
 		"--class-path", strings.Join(cp, string(os.PathListSeparator)), "--reports-dir", reportDir,
-		"--config=junit.jupiter.execution.timeout.default=" + fmt.Sprintf("%ds", int(t.TestTimeout.Seconds())),
-		"--config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD"}
+		"--config=junit.jupiter.execution.timeout.default="+fmt.Sprintf("%ds", int(t.TestTimeout.Seconds())),
+		"--config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD")
 	for _, c := range testClasses {
 		args = append(args, "--select-class", c)
 	}
