@@ -64,7 +64,7 @@ func ChooseAgents(s settings.Settings, getenv func(string) string, status sandbo
 func (c *Core) agents(w *Warm, choice AgentChoice, sel mutants.Selection) (players loop.Agents, configure func(*loop.Config), err error) {
 	rules := loop.RuleMutantAgent{Operators: sel}
 	if choice.LLM {
-		client, err := llm.NewClient(choice.Config, llm.ClientOptions{Logger: c.log, Getenv: c.opts.Getenv, Budget: c.budgetAccount(choice.Config.Budget)})
+		client, err := llm.NewClient(choice.Config, llm.ClientOptions{Logger: c.log, Getenv: c.opts.Getenv, Budget: c.budgetAccount(llm.Budget{MaxTokens: choice.Config.Budget.MaxTokens, MaxUSD: choice.Config.Budget.MaxUSD})})
 		if err != nil {
 			return loop.Agents{}, nil, err
 		}

@@ -78,3 +78,17 @@ func TestChooseAgentsUnderTheSandbox(t *testing.T) {
 		}
 	}
 }
+
+func TestMinimalSuiteByAgents(t *testing.T) {
+	for _, c := range []struct {
+		setting string
+		llm     bool
+		want    bool
+	}{{"auto", true, true}, {"auto", false, false}, {"on", false, true}, {"off", true, false}} {
+		s := settings.Default(func(string) string { return "" })
+		s.SuiteMinimal = c.setting
+		if got := minimalSuite(s, c.llm); got != c.want {
+			t.Errorf("suite.minimal %s, LLM %v: %v, want %v", c.setting, c.llm, got, c.want)
+		}
+	}
+}

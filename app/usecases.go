@@ -95,8 +95,23 @@ func (c *Core) prepare(ctx context.Context, req Request, ev Events, withAgents b
 			return nil, err
 		}
 		configure(&r.cfg)
+		r.cfg.MinimalSuite = minimalSuite(s, choice.LLM)
 	}
 	return r, nil
+}
+
+// minimalSuite is suite.minimal for the agents that play: auto is on for the LLM's agents and
+// off for the offline ones, whose T chooses its tests for detection itself (per input shape,
+// whatever they cover): the fault benchmark lost detections when their suites were minimized
+// (docs/fault-bench.md).
+func minimalSuite(s settings.Settings, llm bool) bool {
+	switch s.SuiteMinimal {
+	case "on":
+		return true
+	case "off":
+		return false
+	}
+	return llm
 }
 
 func (r *run) root() string { return r.lease.Project.Module.Root }
@@ -246,8 +261,9 @@ func (c *Core) Play(ctx context.Context, req Request, ev Events) (*Result, error
 	r.final(out.Report)
 	r.save(state.KindGenerate, state.KindGenerate, out.Report)
 	for _, w := range out.Report.Warnings {
-		// why T wrote no test: the editor shows it as a message, the CLI prints it
-		if strings.HasPrefix(w, loop.NoTestWarningPrefix) {
+		// why T wrote no test, or why the game stopped early: the editor shows it as a
+		// message, the CLI prints it
+		if strings.HasPrefix(w, loop.NoTestWarningPrefix) || strings.HasPrefix(w, loop.StoppedWarningPrefix) {
 			ev.Warning(Warning{Message: fmt.Sprintf("`%s`: %s", m.Name(), w)})
 		}
 	}

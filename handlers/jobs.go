@@ -198,6 +198,18 @@ func summary(res *app.Result) string {
 	if n := len(rep.Tests.FailingOnOriginal); n > 0 {
 		s += fmt.Sprintf(" · %d possible bugs", n)
 	}
+	if l := rep.LLM; l.Requests > 0 {
+		s += fmt.Sprintf(" · %d LLM requests, %d tokens", l.Requests, l.PromptTokens+l.CompletionTokens)
+		if l.CostUSD > 0 {
+			s += fmt.Sprintf(", $%.4f", l.CostUSD)
+		}
+	}
+	for _, w := range rep.Warnings {
+		if strings.HasPrefix(w, loop.StoppedWarningPrefix) {
+			s += " · stopped early: " + strings.TrimPrefix(w, loop.StoppedWarningPrefix)
+			break
+		}
+	}
 	return s
 }
 

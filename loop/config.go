@@ -54,9 +54,13 @@ type Config struct {
 	// judge spends effort on them, nor M on their lines (the use case marks them in the
 	// report, see docs/state.md).
 	Ignore map[string]bool
-	// Judged names the mutants that carry an equivalence verdict from an earlier run: the
-	// judge is not asked about them again.
+	// Judged names the mutants that carry an equivalence verdict from an earlier run: neither
+	// T nor the judge is asked about them again.
 	Judged map[string]bool
+	// MinimalSuite, when set, leaves out of the written suite the new tests the minimal cover
+	// does not need (minimal.go). ConfigFrom sets it unless suite.minimal is off; the use case
+	// clears it for the offline agents under auto.
+	MinimalSuite bool
 }
 
 // DefaultConfig returns the settings table's defaults (the environment plays no part in them).
@@ -81,6 +85,7 @@ func ConfigFrom(v schema.Values) Config {
 		MaxLeakedThreads:      v.MaxLeakedThreads,
 		SandboxMode:           v.SandboxMode,
 		SandboxEnv:            append([]string(nil), v.SandboxEnv...),
+		MinimalSuite:          v.SuiteMinimal != "off",
 	}
 }
 

@@ -268,7 +268,10 @@ func Round(ctx context.Context, proj Project, t *Target, known []report.Mutant, 
 		}
 		// The method changed: every verdict is given again.
 		g.verdicts, g.digests = map[string]report.Mutant{}, map[string]string{}
-		return g.evaluate(ctx, 2, "M", 2)
+		if err := g.evaluate(ctx, 2, "M", 2); err != nil {
+			return err
+		}
+		return g.finish(ctx)
 	}()
 	out := g.outcome()
 	out.Report.Timing.TotalMs = time.Since(start).Milliseconds()

@@ -251,13 +251,18 @@ func TestGamePlaysTMTMTWithTLast(t *testing.T) {
 			t.Errorf("coverage %+v, want 4 of 4 lines", c)
 		}
 		for _, m := range rep.Mutants {
-			want := 6 // the project's test, the initial one and the four kill_ tests
+			want := 5 // the project's test and the four kill_ tests (the initial one is left out)
 			if m.Line == 8 {
 				want = 2 // kill_more1 and kill_more2
 			}
 			if len(m.CoveredBy) != want {
 				t.Errorf("mutant on line %d covered by %v, want %d tests", m.Line, m.CoveredBy, want)
 			}
+		}
+		// The minimal suite: the initial test kills nothing and covers nothing the others do
+		// not, so it is not written.
+		if !slices.Equal(rep.Tests.LeftOut, []string{"p.CAdverTest.initialTest"}) || strings.Contains(out.FileText, "initialTest") {
+			t.Errorf("left out %v; the file:\n%s", rep.Tests.LeftOut, out.FileText)
 		}
 		if rep.RawMutationScore == nil || *rep.RawMutationScore != 1 {
 			t.Errorf("raw score %v, want 1", rep.RawMutationScore)
@@ -394,5 +399,77 @@ func TestGameSaysWhyTWroteNoTest(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("want one warning for the mutants, got %d: %q", n, w)
+	}
+}
+
+// answeringT writes no test and answers about each mutant as told by its tag: "eq…" mutants
+// are equivalent in its view, "big…" ones need more memory than the worker has; it also
+// reports one dropped test.
+type answeringT struct {
+	fakeT
+	last map[string]agent.Attempt
+}
+
+func (t *answeringT) KillMutant(ctx context.Context, s *agent.Subject, m mutants.Mutant) ([]agent.Test, error) {
+	_, _ = t.fakeT.KillMutant(ctx, s, m) // records the request
+	tag := tagRE.FindStringSubmatch(m.Mutated)[1]
+	a := agent.Attempt{}
+	switch {
+	case strings.HasPrefix(tag, "eq"):
+		a.Equivalent = "the two lines differ only where both return the same value"
+	case strings.HasPrefix(tag, "big"):
+		a.Bound = "memory"
+	}
+	if t.last == nil {
+		t.last = map[string]agent.Attempt{}
+	}
+	t.last[m.ID] = a
+	return nil, nil
+}
+
+func (t *answeringT) LastAttempt(_ *agent.Subject, id string) agent.Attempt { return t.last[id] }
+func (t *answeringT) DroppedTests(*agent.Subject) []agent.DroppedTest {
+	return []agent.DroppedTest{{Name: "reflective", Reason: "uses reflection on the project's classes"}}
+}
+func (t *answeringT) TestDropped(*agent.Subject, agent.DroppedTest) {}
+
+// TestEquivalenceBeforeEffort: a mutant T answered "equivalent" about, or whose attempt hit a
+// harness bound, is asked about once; the answer makes the survivor likely equivalent (by llm)
+// without changing its status or the score, and the judge is not asked about it. The tests
+// T dropped are in the report with their reasons.
+func TestEquivalenceBeforeEffort(t *testing.T) {
+	proj, target := fakeGame(t)
+	eq, big, plain := fakeMutant(5, "eq1"), fakeMutant(6, "big1"), fakeMutant(5, "plain1")
+	ta := &answeringT{}
+	judge := &scriptedJudge{answers: map[string]agent.Judgement{}}
+	cfg := loop.DefaultConfig()
+	cfg.Rounds = 5
+	out, err := loop.Run(context.Background(), proj, target, cfg,
+		loop.Agents{T: ta, M: fixedM{[]mutants.Mutant{eq, big, plain}}, Judge: judge}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three T moves: eq1 and big1 once, plain1 each time.
+	if want := []string{"eq1", "plain1", "big1", "plain1", "plain1"}; !slices.Equal(ta.asked, want) {
+		t.Errorf("T was asked about %v, want %v", ta.asked, want)
+	}
+	if want := []string{"plain1", "big1"}; !slices.Equal(judge.asked, want) {
+		t.Errorf("the judge was asked about %v, want %v", judge.asked, want)
+	}
+	rep := out.Report
+	for _, m := range rep.Mutants {
+		tag := tagRE.FindStringSubmatch(m.Mutated)[1]
+		if m.Status != report.Survived {
+			t.Errorf("%s: %s, want survived", tag, m.Status)
+		}
+		if likely := m.LikelyEquivalent(); likely != (tag == "eq1") || likely && (m.Equivalence.By != "llm" || !strings.Contains(m.Equivalence.Evidence, "same value")) {
+			t.Errorf("%s: equivalence %+v", tag, m.Equivalence)
+		}
+	}
+	if rep.MutationScore == nil || *rep.MutationScore != 0 {
+		t.Errorf("score %v: an answer of T must not change it", rep.MutationScore)
+	}
+	if len(rep.Tests.Dropped) != 1 || rep.Tests.Dropped[0].Test != "reflective" || !strings.Contains(rep.Tests.Dropped[0].Reason, "reflection") {
+		t.Errorf("dropped tests %+v", rep.Tests.Dropped)
 	}
 }

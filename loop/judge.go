@@ -25,12 +25,12 @@ func (g *game) judge(ctx context.Context, rounds int) error {
 	}
 	var todo []mutants.Mutant
 	for _, m := range g.survivors() {
-		if g.targeted[m.ID] && !g.cfg.Judged[m.ID] {
+		// Not those T already answered about (equivalent), nor those judged in an earlier run.
+		if g.targeted[m.ID] && !g.cfg.Judged[m.ID] && g.equivalence[m.ID] == nil {
 			todo = append(todo, m)
 		}
 	}
 	g.judged = &report.LLMJudge{}
-	g.equivalence = map[string]*report.Equivalence{}
 	if len(todo) == 0 {
 		return nil
 	}
@@ -47,7 +47,7 @@ func (g *game) judge(ctx context.Context, rounds int) error {
 		}
 		if g.cfg.Budget != nil {
 			if err := g.cfg.Budget(); err != nil {
-				g.warn(fmt.Sprintf("the equivalence judge stopped after %d of %d survivors: %v", i, len(todo), err))
+				g.warn(fmt.Sprintf(StoppedWarningPrefix+"the equivalence judge after %d of %d survivors: %v", i, len(todo), err))
 				break
 			}
 		}
@@ -68,7 +68,8 @@ func (g *game) judge(ctx context.Context, rounds int) error {
 		case j.Equivalent:
 			g.judged.LikelyEquivalent++
 			g.equivalence[m.ID] = &report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: "llm", Evidence: j.Reason}
-		case j.Input != "" && tester != nil:
+		case j.Input != "" && tester != nil && !g.bounded[m.ID]:
+			// (A mutant whose attempt hit a harness bound is not asked about again.)
 			ts, err := tester.KillWithInput(ctx, g.subject, m, j.Input)
 			if err != nil {
 				if ctx.Err() != nil {

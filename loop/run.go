@@ -81,6 +81,15 @@ type game struct {
 	// counts of agent.Evidence).
 	noTestWhy map[string]string
 	searched  map[string]*report.Equivalence
+	// bounded are the mutants whose kill attempt hit a harness bound (memory, time, an
+	// assumption the worker could not meet): T is not asked about them again.
+	bounded map[string]bool
+	// droppedTests are the tests the game dropped (they did not compile in the suite), with
+	// why; leftOut the new tests the minimal suite left out (minimal.go).
+	droppedTests []report.TestNote
+	leftOut      []string
+	// reporter is T as an agent.AttemptReporter (nil when it is not one).
+	reporter agent.AttemptReporter
 }
 
 // Run plays the adversarial game of the paper's Algorithm 2 on the target method: T's and M's
@@ -123,14 +132,17 @@ func newGame(proj Project, t *Target, cfg Config, agents Agents, sink EventSink)
 			File: t.File, Source: t.Source, Parsed: t.Parsed, Method: t.Method, Context: pctx,
 			JUnit: junit, MockitoVersion: proj.MockitoVersion(), TestClassName: className,
 		},
-		suite:     &Suite{Package: pctx.Package, ClassName: className, JUnit: junit},
-		verdicts:  map[string]report.Mutant{},
-		digests:   map[string]string{},
-		rep:       &report.Report{Target: t.ReportTarget(proj.ModuleRoot())},
-		targeted:  map[string]bool{},
-		noTestWhy: map[string]string{},
-		searched:  map[string]*report.Equivalence{},
+		suite:       &Suite{Package: pctx.Package, ClassName: className, JUnit: junit},
+		verdicts:    map[string]report.Mutant{},
+		digests:     map[string]string{},
+		rep:         &report.Report{Target: t.ReportTarget(proj.ModuleRoot())},
+		targeted:    map[string]bool{},
+		noTestWhy:   map[string]string{},
+		searched:    map[string]*report.Equivalence{},
+		bounded:     map[string]bool{},
+		equivalence: map[string]*report.Equivalence{},
 	}
+	g.reporter, _ = agents.T.(agent.AttemptReporter)
 	if b, err := os.ReadFile(g.testFile()); err == nil {
 		if HasMarker(b) {
 			g.existingText = b
@@ -194,12 +206,12 @@ func (g *game) play(ctx context.Context) error {
 
 	for i := 1; i <= rounds; i++ {
 		if !deadline.IsZero() && time.Now().After(deadline) {
-			g.warn(fmt.Sprintf("stopped after %d of %d actions: the time limit of %s was reached", i-1, rounds, g.cfg.TimeLimit))
+			g.warn(fmt.Sprintf(StoppedWarningPrefix+"after %d of %d actions: the time limit of %s was reached", i-1, rounds, g.cfg.TimeLimit))
 			break
 		}
 		if g.cfg.Budget != nil {
 			if err := g.cfg.Budget(); err != nil {
-				g.warn(fmt.Sprintf("stopped after %d of %d actions: %v", i-1, rounds, err))
+				g.warn(fmt.Sprintf(StoppedWarningPrefix+"after %d of %d actions: %v", i-1, rounds, err))
 				break
 			}
 		}
@@ -220,8 +232,46 @@ func (g *game) play(ctx context.Context) error {
 			return err
 		}
 	}
-	return g.judge(ctx, rounds)
+	if err := g.judge(ctx, rounds); err != nil {
+		return err
+	}
+	return g.finish(ctx)
 }
+
+// finish readies the suite to be written: the minimal suite (minimal.go), then the new tests
+// that fail on the original disabled, with their failure as the reason (possible bugs).
+func (g *game) finish(ctx context.Context) error {
+	if err := g.minimize(ctx); err != nil {
+		return err
+	}
+	g.disableFailing()
+	return nil
+}
+
+// disableFailing marks the new tests that fail on the original (the last evaluation's run) to
+// be written disabled: the user's build stays green, the report and the editor show them as
+// possible bugs.
+func (g *game) disableFailing() {
+	if g.base == nil {
+		return
+	}
+	gen := g.suite.BinaryName()
+	byRun := map[string]string{}
+	for name, run := range g.runNames() {
+		byRun[run] = name
+	}
+	for _, id := range g.base.Failing {
+		name, ok := byRun[id.Method]
+		if id.Class != gen || !ok {
+			continue
+		}
+		g.suite.Disable(name, "it fails on the current code: "+firstLine(g.base.Results[id].Message))
+	}
+}
+
+// StoppedWarningPrefix begins the report's warning that says the game, or its judge, stopped
+// early (a budget spent, the time limit reached): the editor shows it as a message.
+const StoppedWarningPrefix = "stopped "
 
 // agentCannot records an agent's refusal (a method it cannot drive) as a warning; it reports
 // whether err was such a refusal.
@@ -291,9 +341,23 @@ func (g *game) warnNoTests(rep *report.Report) {
 	}
 }
 
-// testMove is T's action: one request per surviving mutant.
+// targets are the survivors T is asked about: those that nothing says already are equivalent
+// (an earlier run's verdict, T's own answer, the judge's, the search's evidence; bytecode
+// equivalence leaves no survivor) and whose earlier attempt hit no harness bound.
+func (g *game) targets() []mutants.Mutant {
+	var out []mutants.Mutant
+	for _, m := range g.survivors() {
+		if g.cfg.Judged[m.ID] || g.equivalence[m.ID] != nil || g.searched[m.ID] != nil || g.bounded[m.ID] {
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// testMove is T's action: one request per surviving mutant that may still be killed.
 func (g *game) testMove(ctx context.Context, round, rounds int) error {
-	survivors := g.survivors()
+	survivors := g.targets()
 	g.sink.emit(Event{Phase: PhaseTests, Round: round, Rounds: rounds, Agent: "T", Total: len(survivors),
 		Message: fmt.Sprintf("tests against %d surviving mutants", len(survivors))})
 	var tests []agent.Test
@@ -315,6 +379,16 @@ func (g *game) testMove(ctx context.Context, round, rounds int) error {
 		tests = append(tests, ts...)
 		delete(g.noTestWhy, m.ID)
 		delete(g.searched, m.ID)
+		if g.reporter != nil {
+			att := g.reporter.LastAttempt(g.subject, m.ID)
+			if att.Equivalent != "" {
+				// A hint, as the judge's: the mutant stays a survivor and is not asked again.
+				g.equivalence[m.ID] = &report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: "llm", Evidence: att.Equivalent}
+			}
+			if att.Bound != "" {
+				g.bounded[m.ID] = true
+			}
+		}
 		if len(ts) == 0 {
 			if e, ok := g.noTestEvidence(m.ID); ok {
 				g.noTestWhy[m.ID] = e.String()
@@ -410,18 +484,23 @@ func (g *game) addTests(ctx context.Context, tests []agent.Test) error {
 		if cr.OK {
 			return nil
 		}
-		bad := map[string]bool{}
+		bad := map[string]string{}
+		first := ""
 		for _, d := range cr.Diagnostics {
 			if d.Kind != "" && !strings.EqualFold(d.Kind, "error") {
 				continue
 			}
-			if name := g.methodAtGeneratedLine(gen.Text, d.Line); name != "" {
-				bad[name] = true
+			msg := fmt.Sprintf("line %d: %s", d.Line, firstLine(d.Message))
+			if first == "" {
+				first = msg
+			}
+			if name := g.methodAtGeneratedLine(gen.Text, d.Line); name != "" && bad[name] == "" {
+				bad[name] = msg
 			}
 		}
 		var drop []string
 		for _, t := range kept {
-			if bad[t.Name] {
+			if bad[t.Name] != "" {
 				drop = append(drop, t.Name)
 			}
 		}
@@ -429,6 +508,14 @@ func (g *game) addTests(ctx context.Context, tests []agent.Test) error {
 			// The error is not inside a new test: drop the whole batch rather than break the suite.
 			for _, t := range kept {
 				drop = append(drop, t.Name)
+				bad[t.Name] = "the suite did not compile with it: " + first
+			}
+		}
+		for _, name := range drop {
+			note := report.TestNote{Test: name, Reason: "did not compile in the suite: " + bad[name]}
+			g.droppedTests = append(g.droppedTests, note)
+			if g.reporter != nil {
+				g.reporter.TestDropped(g.subject, agent.DroppedTest{Name: name, Reason: note.Reason})
 			}
 		}
 		g.suite.Remove(drop...)
@@ -569,20 +656,13 @@ func (g *game) outcome() *Outcome {
 	rel := g.relTestFile()
 	source := g.generatedSource()
 	rep.Tests = report.Tests{File: &rel, Source: source, Methods: g.suite.TestNames()}
-	if g.base != nil {
-		gen := g.suite.BinaryName()
-		for _, id := range g.base.Failing {
-			if id.Class == gen {
-				rep.Tests.FailingOnOriginal = append(rep.Tests.FailingOnOriginal, id.String())
-			}
-		}
-	}
+	g.describeTests(rep)
 	g.warnNoTests(rep)
 	if n := len(rep.Tests.FailingOnOriginal); n > 0 {
-		g.warn(fmt.Sprintf("%d generated test(s) fail on the current code: possible bugs, kept and flagged", n))
+		g.warn(fmt.Sprintf("%d generated test(s) fail on the current code: possible bugs, written disabled with the reason (tests.disabled)", n))
 	}
 	if g.dropped > 0 {
-		g.warn(fmt.Sprintf("%d generated test(s) did not compile and were dropped", g.dropped))
+		g.warn(fmt.Sprintf("%d generated test(s) did not compile in the suite and were dropped (tests.dropped)", g.dropped))
 	}
 	if rep.MutationScore == nil && len(rep.Mutants) > 0 {
 		g.warn("no valid mutant: every mutant failed to compile or timed out")
@@ -605,5 +685,81 @@ func (g *game) outcome() *Outcome {
 	out := &Outcome{Report: rep, Suite: g.suite, TestFile: g.testFile(), FileText: source, Baseline: g.base}
 	_, statErr := os.Stat(g.testFile())
 	out.Writable = g.existingText != nil || os.IsNotExist(statErr)
+	return out
+}
+
+// describeTests puts into the report what became of the generated tests: the possible bugs
+// (disabled, or failing on the original), the tests the agents and the game dropped, with why,
+// and those the minimal suite left out.
+func (g *game) describeTests(rep *report.Report) {
+	q := g.suite.BinaryName()
+	failing := map[string]bool{}
+	if g.base != nil {
+		for _, id := range g.base.Failing {
+			if id.Class == q {
+				failing[id.Method] = true
+			}
+		}
+	}
+	runNames := g.runNames()
+	for _, t := range g.suite.Tests {
+		switch {
+		case t.Disabled != "":
+			rep.Tests.Disabled = append(rep.Tests.Disabled, report.TestNote{Test: q + "." + t.Name, Reason: t.Disabled})
+			rep.Tests.FailingOnOriginal = append(rep.Tests.FailingOnOriginal, q+"."+t.Name)
+		case failing[runNames[t.Name]]:
+			rep.Tests.FailingOnOriginal = append(rep.Tests.FailingOnOriginal, q+"."+t.Name)
+		}
+	}
+	if g.reporter != nil {
+		for _, d := range g.reporter.DroppedTests(g.subject) {
+			rep.Tests.Dropped = append(rep.Tests.Dropped, report.TestNote{Test: d.Name, Reason: d.Reason})
+		}
+	}
+	rep.Tests.Dropped = append(rep.Tests.Dropped, g.droppedTests...)
+	for _, n := range g.leftOut {
+		rep.Tests.LeftOut = append(rep.Tests.LeftOut, q+"."+n)
+	}
+	if len(g.leftOut) > 0 {
+		out := map[string]bool{}
+		for _, n := range rep.Tests.LeftOut {
+			out[n] = true
+		}
+		for i := range rep.Mutants {
+			rep.Mutants[i].CoveredBy = without(rep.Mutants[i].CoveredBy, out)
+		}
+	}
+}
+
+func without(list []string, drop map[string]bool) []string {
+	if list == nil {
+		return nil
+	}
+	out := []string{}
+	for _, s := range list {
+		if !drop[s] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// runNames maps each test of the suite to its name in the class the runs see (the existing
+// generated file with the suite merged in, where a clash renames a test).
+func (g *game) runNames() map[string]string {
+	out := map[string]string{}
+	if g.existingText == nil {
+		for _, t := range g.suite.Tests {
+			out[t.Name] = t.Name
+		}
+		return out
+	}
+	_, added, from, err := g.suite.merge(g.existingText)
+	if err != nil {
+		return out
+	}
+	for i, t := range added {
+		out[g.suite.Tests[from[i]].Name] = t.Name
+	}
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/loop/agent"
 	"github.com/advertest/advertest-lsp/loop/internal/indent"
 )
@@ -28,7 +27,8 @@ func TestClassName(topLevelClass string) string {
 	return simple + "AdverTest"
 }
 
-// Suite is the generated test class being built: the tests in order, their imports.
+// Suite is the generated test class being built: the tests in order, with the members of
+// their classes (agent.Test.Members), and their imports.
 type Suite struct {
 	Package   string
 	ClassName string
@@ -44,33 +44,94 @@ func junitImports(junit int) []string {
 	return []string{"static org.junit.jupiter.api.Assertions.*", "org.junit.jupiter.api.Test"}
 }
 
-// Add appends tests, dropping those whose body repeats a test already in the suite, and
-// renaming a test whose name is taken. It returns the tests it kept, with their final names.
-func (s *Suite) Add(tests ...agent.Test) []agent.Test {
-	names := map[string]bool{}
-	bodies := map[string]bool{}
+// disabledImport is the annotation that disables a test in a JUnit version.
+func disabledImport(junit int) (annotation, imp string) {
+	if junit == 4 {
+		return "Ignore", "org.junit.Ignore"
+	}
+	return "Disabled", "org.junit.jupiter.api.Disabled"
+}
+
+// members is the set of the suite's members and test names.
+func (s *Suite) members() *memberSet {
+	ms := newMemberSet()
 	for _, t := range s.Tests {
-		names[t.Name] = true
-		bodies[bodyKey(t)] = true
+		ms.addTest(t.Name)
+		for _, m := range t.Members {
+			ms.add(m)
+		}
+	}
+	return ms
+}
+
+// Add appends tests, dropping those whose body repeats a test already in the suite, renaming
+// a test whose name is taken, and fitting each test's members in (a member already there is
+// shared, one whose name another member holds is renamed with its uses: see members.go). It
+// returns the tests it kept, with their final names and texts.
+func (s *Suite) Add(tests ...agent.Test) []agent.Test {
+	f := newFitter(s.members())
+	for _, t := range s.Tests {
+		f.bodies[bodyKey(t)] = true
 	}
 	var kept []agent.Test
 	for _, t := range tests {
-		k := bodyKey(t)
-		if bodies[k] {
-			continue
+		if t, ok := f.fit(t); ok {
+			s.Tests = append(s.Tests, t)
+			kept = append(kept, t)
 		}
-		if names[t.Name] {
-			t = renameTest(t, freshName(t.Name, names))
-		}
-		names[t.Name] = true
-		bodies[k] = true
-		s.Tests = append(s.Tests, t)
-		kept = append(kept, t)
 	}
 	return kept
 }
 
-// Remove drops the named tests.
+// fitter fits tests into a class (the suite, or the test file they merge into): the members
+// of each test's class placed once (renamed where they clash), the test's name made free.
+type fitter struct {
+	ms     *memberSet
+	bodies map[string]bool // the tests' bodies already there
+	// placed holds each generated class's renames: its tests share them.
+	placed map[string]map[namespace]map[string]string
+}
+
+func newFitter(ms *memberSet) *fitter {
+	return &fitter{ms: ms, bodies: map[string]bool{}, placed: map[string]map[namespace]map[string]string{}}
+}
+
+// fit returns t as it fits, and records it with its members; false when its body is there
+// already.
+func (f *fitter) fit(t agent.Test) (agent.Test, bool) {
+	ck := classKey(t.Members)
+	renames, ok := f.placed[ck]
+	if !ok {
+		renames = f.ms.place(t.Members)
+		f.placed[ck] = renames
+	}
+	t = renameTestMembers(t, renames)
+	k := bodyKey(t)
+	if f.bodies[k] {
+		return t, false
+	}
+	if f.ms.taken(nsMethod, t.Name) {
+		t = renameTest(t, freshName(t.Name, func(n string) bool { return f.ms.taken(nsMethod, n) }))
+	}
+	f.ms.addTest(t.Name)
+	for _, m := range t.Members {
+		f.ms.add(m)
+	}
+	f.bodies[k] = true
+	return t, true
+}
+
+// classKey identifies the members of one generated class.
+func classKey(ms []agent.Member) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(memberKey(m))
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+// Remove drops the named tests (and the members only they needed).
 func (s *Suite) Remove(names ...string) {
 	drop := map[string]bool{}
 	for _, n := range names {
@@ -85,18 +146,39 @@ func (s *Suite) Remove(names ...string) {
 	s.Tests = out
 }
 
+// Disable marks a test to be written disabled with reason (a possible bug); false when the
+// suite has no such test.
+func (s *Suite) Disable(name, reason string) bool {
+	for i := range s.Tests {
+		if s.Tests[i].Name == name {
+			s.Tests[i].Disabled = reason
+			return true
+		}
+	}
+	return false
+}
+
 // Imports returns the suite's imports, sorted, static ones first.
 func (s *Suite) Imports() []string {
+	return sortedImports(s.neededImports(s.Tests))
+}
+
+// neededImports is what tests need: JUnit's, their own, the disabling annotation's.
+func (s *Suite) neededImports(tests []agent.Test) map[string]bool {
 	set := map[string]bool{}
 	for _, im := range junitImports(s.JUnit) {
 		set[im] = true
 	}
-	for _, t := range s.Tests {
+	_, disabled := disabledImport(s.JUnit)
+	for _, t := range tests {
 		for _, im := range t.Imports {
 			set[strings.TrimSpace(im)] = true
 		}
+		if t.Disabled != "" {
+			set[disabled] = true
+		}
 	}
-	return sortedImports(set)
+	return set
 }
 
 func sortedImports(set map[string]bool) []string {
@@ -122,6 +204,62 @@ func sortedImports(set map[string]bool) []string {
 	return out
 }
 
+// testText is a test's text as written: disabled with its reason when it has one.
+func (s *Suite) testText(t agent.Test) string {
+	if t.Disabled == "" {
+		return t.Source
+	}
+	ann, _ := disabledImport(s.JUnit)
+	return "@" + ann + "(" + javaString("possible bug: "+t.Disabled) + ")\n" + strings.TrimLeft(t.Source, " \t\n")
+}
+
+// javaString is s as a Java string literal (one line, at most 300 characters).
+func javaString(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 300 {
+		s = string(r[:297]) + "..."
+	}
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// body renders the class body's parts, each at indent (one level: unit): the members before
+// the tests, the tests, the members after them, a blank line before each.
+func (s *Suite) body(tests []agent.Test, members []agent.Member, indentPrefix, unit string) string {
+	sortMembers(members)
+	var b strings.Builder
+	part := func(src string) {
+		b.WriteString("\n")
+		b.WriteString(indent.Java(src, indentPrefix, unit))
+	}
+	i := 0
+	for ; i < len(members) && memberOrder(members[i]) < 3; i++ {
+		if i > 0 && members[i].Kind == agent.MemberField && members[i-1].Kind == agent.MemberField {
+			b.WriteString(indent.Java(members[i].Source, indentPrefix, unit)) // fields stay together
+			continue
+		}
+		part(members[i].Source)
+	}
+	for _, t := range tests {
+		part(s.testText(t))
+	}
+	for ; i < len(members); i++ {
+		part(members[i].Source)
+	}
+	return b.String()
+}
+
 // Source renders the suite as a new test file.
 func (s *Suite) Source() string {
 	var b strings.Builder
@@ -139,10 +277,7 @@ func (s *Suite) Source() string {
 		b.WriteString("public ")
 	}
 	fmt.Fprintf(&b, "class %s {\n", s.ClassName)
-	for _, t := range s.Tests {
-		b.WriteString("\n")
-		b.WriteString(indent.Block(t.Source, "    "))
-	}
+	b.WriteString(s.body(s.Tests, classMembers(s.Tests), "    ", "    "))
 	b.WriteString("}\n")
 	return b.String()
 }
@@ -169,38 +304,58 @@ func (s *Suite) BinaryName() string {
 }
 
 // Merge adds the suite's tests to an existing generated file: the user's text stays as it is,
-// missing imports are added after the last import, and each new test goes before the class's
-// closing brace. A test whose body the file already has is left out; a name the file already
-// uses gets a new one. It refuses a file without the marker.
+// missing imports are added after the last import, new fields after the class's last field
+// (else at the top of its body), and each new test, with the members it needs that the file
+// does not hold, before the class's closing brace, at the file's own indentation. A test whose
+// body the file already has is left out; a name the file already uses gets a new one, for a
+// test as for a member (members.go). It refuses a file without the marker.
 func (s *Suite) Merge(existing []byte) (string, []agent.Test, error) {
+	text, added, _, err := s.merge(existing)
+	return text, added, err
+}
+
+// merge is Merge, with the index in s.Tests of each test it added.
+func (s *Suite) merge(existing []byte) (string, []agent.Test, []int, error) {
 	if !HasMarker(existing) {
-		return "", nil, fmt.Errorf("the test file has no AdverTest marker on its first line: it is yours, so it is left alone")
+		return "", nil, nil, fmt.Errorf("the test file has no AdverTest marker on its first line: it is yours, so it is left alone")
 	}
 	text := string(existing)
-	pf, err := javaparse.Parse(existing)
+	file, err := readTestFile(existing, s.ClassName)
 	if err != nil {
-		return "", nil, fmt.Errorf("parsing the existing test file: %w", err)
+		return "", nil, nil, err
 	}
-	names := map[string]bool{}
-	bodies := map[string]bool{}
-	for _, m := range pf.Methods() {
-		names[m.Name] = true
-		bodies[normalizeBody(m.Text(existing), m.Name)] = true
+	fileKeys := map[string]bool{}
+	for k := range file.members.keys {
+		fileKeys[k] = true
 	}
+	f := newFitter(file.members)
+	f.bodies = file.bodies
 	var added []agent.Test
-	for _, t := range s.Tests {
-		if bodies[bodyKey(t)] {
-			continue
+	var from []int
+	for ti, t := range s.Tests {
+		if t, ok := f.fit(t); ok {
+			added = append(added, t)
+			from = append(from, ti)
 		}
-		if names[t.Name] {
-			t = renameTest(t, freshName(t.Name, names))
-		}
-		names[t.Name] = true
-		bodies[bodyKey(t)] = true
-		added = append(added, t)
 	}
 	if len(added) == 0 {
-		return text, nil, nil
+		return text, nil, nil, nil
+	}
+	// The members the new tests need that the file does not hold yet.
+	var newMembers []agent.Member
+	for _, m := range classMembers(added) {
+		if !fileKeys[memberKey(m)] {
+			newMembers = append(newMembers, m)
+		}
+	}
+	sortMembers(newMembers)
+	var fields, rest []agent.Member
+	for _, m := range newMembers {
+		if m.Kind == agent.MemberField {
+			fields = append(fields, m)
+		} else {
+			rest = append(rest, m)
+		}
 	}
 
 	// Imports.
@@ -208,37 +363,40 @@ func (s *Suite) Merge(existing []byte) (string, []agent.Test, error) {
 	for _, im := range importRE.FindAllStringSubmatch(text, -1) {
 		have[strings.Join(strings.Fields(im[1]), " ")] = true
 	}
-	need := map[string]bool{}
-	for _, im := range junitImports(s.JUnit) {
-		need[im] = true
-	}
-	for _, t := range added {
-		for _, im := range t.Imports {
-			need[strings.TrimSpace(im)] = true
-		}
-	}
 	var missing []string
-	for _, im := range sortedImports(need) {
+	for _, im := range sortedImports(s.neededImports(added)) {
 		if !have[im] {
 			missing = append(missing, "import "+im+";\n")
 		}
 	}
 
-	closing := strings.LastIndexByte(text, '}')
+	closing := file.Closing
 	if closing < 0 {
-		return "", nil, fmt.Errorf("the existing test file has no closing brace")
+		return "", nil, nil, fmt.Errorf("the existing test file has no closing brace")
 	}
-	var body strings.Builder
-	for _, t := range added {
-		body.WriteString("\n")
-		body.WriteString(indent.Block(t.Source, "    "))
-	}
+	body := s.body(added, rest, file.Indent, file.Unit)
 	// Keep the closing brace on its own line.
 	before := strings.TrimRight(text[:closing], " \t")
 	if !strings.HasSuffix(before, "\n") {
 		before += "\n"
 	}
-	text = before + body.String() + text[closing:]
+	text = before + body + text[closing:]
+	if len(fields) > 0 {
+		var fb strings.Builder
+		for _, f := range fields {
+			fb.WriteString(indent.Java(f.Source, file.Indent, file.Unit))
+		}
+		at := file.FieldsEnd
+		block := fb.String()
+		if at < 0 {
+			at = file.BodyOpen
+			block = "\n" + block
+			if strings.HasPrefix(text[at:], "\n") {
+				at++
+			}
+		}
+		text = text[:at] + block + text[at:]
+	}
 	if len(missing) > 0 {
 		at := 0
 		if locs := importRE.FindAllStringIndex(text, -1); len(locs) > 0 {
@@ -254,7 +412,7 @@ func (s *Suite) Merge(existing []byte) (string, []agent.Test, error) {
 		}
 		text = text[:at] + strings.Join(missing, "") + text[at:]
 	}
-	return text, added, nil
+	return text, added, from, nil
 }
 
 var (
@@ -263,17 +421,17 @@ var (
 )
 
 // bodyKey identifies a test by what it does: its text without its name and whitespace.
-func bodyKey(t agent.Test) string { return normalizeBody(t.Source, t.Name) }
+func bodyKey(t agent.Test) string { return normalizeBody(stripComments(t.Source), t.Name) }
 
 func normalizeBody(src, name string) string {
 	src = strings.Replace(src, " "+name+"(", " _(", 1)
 	return strings.Join(strings.Fields(src), " ")
 }
 
-func freshName(name string, taken map[string]bool) string {
+func freshName(name string, taken func(string) bool) string {
 	for i := 2; ; i++ {
 		n := fmt.Sprintf("%s%d", name, i)
-		if !taken[n] {
+		if !taken(n) {
 			return n
 		}
 	}

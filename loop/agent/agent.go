@@ -41,6 +41,70 @@ type Test struct {
 	Target string
 	// Origin says which agent wrote it: "search" or "llm".
 	Origin string
+	// Members are the other members of the class the test was written in that it may need:
+	// fields and constants, helper methods, set-up and tear-down methods, initialisers, nested
+	// classes. The suite keeps each member once, whichever tests carry it, renaming one only
+	// when it clashes with a different member of the same name (docs/contracts.md, "Test
+	// files"). Tests of one class share the same members.
+	Members []Member
+	// Disabled, when set, is why the test is written disabled (@Ignore / @Disabled with the
+	// reason): it fails on the original and its author says the code is wrong there (a
+	// possible bug). A disabled test does not run, so it kills nothing and covers nothing.
+	Disabled string
+}
+
+// MemberKind says what a Member declares.
+type MemberKind string
+
+const (
+	// MemberField is a field or constant declaration (one or more names).
+	MemberField MemberKind = "field"
+	// MemberMethod is a method that is not a test: a helper, or a set-up or tear-down method
+	// (its annotations say which).
+	MemberMethod MemberKind = "method"
+	// MemberInitializer is an instance or static initialiser block (a generated class's
+	// constructor becomes one, so that several classes' constructors can live in one class).
+	MemberInitializer MemberKind = "initializer"
+	// MemberType is a nested class, interface, enum or record.
+	MemberType MemberKind = "type"
+)
+
+// Member is one member of a generated test class besides its tests.
+type Member struct {
+	Kind MemberKind
+	// Names are the names it declares: a method's or a type's name, a field declaration's
+	// variables; none for an initialiser.
+	Names []string
+	// Source is the whole declaration, annotations and comments included, with its lines'
+	// relative indentation.
+	Source string
+}
+
+// Attempt is what a test agent's last answer about one mutant said besides its tests.
+type Attempt struct {
+	// Equivalent is the agent's argument that no input tells the mutant from the original
+	// ("" when it made none): evidence of a likely equivalence, never proof.
+	Equivalent string
+	// Bound names the harness bound one of the attempt's tests hit on the original (memory,
+	// time, an assumption the worker could not meet): "" when none did.
+	Bound string
+}
+
+// DroppedTest is a test an agent wrote and did not hand over, or that the loop dropped, with
+// why in a few words.
+type DroppedTest struct {
+	Name   string
+	Reason string
+}
+
+// AttemptReporter is a TestAgent that says more about its answers than the tests it hands
+// over: what its last answer about a mutant claimed, which tests it dropped and why; and that
+// hears which of its tests the loop dropped (so that its next prompt can say so). The loop calls
+// it from the game's goroutine, between the agent's moves.
+type AttemptReporter interface {
+	LastAttempt(s *Subject, mutantID string) Attempt
+	DroppedTests(s *Subject) []DroppedTest
+	TestDropped(s *Subject, test DroppedTest)
 }
 
 // TestAgent is T: it writes an initial suite for the method, then tests aimed at given

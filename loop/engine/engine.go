@@ -64,6 +64,9 @@ type Options struct {
 	// outside this evaluation that has its verdict: a mutant that compiles to one of them is a
 	// duplicate of that mutant and runs no test.
 	Known map[string]string
+	// AllKillers runs every test of a mutant instead of stopping at the first that fails, so
+	// that KilledBy names every test that kills it (the kill matrix of a minimal suite).
+	AllKillers bool
 }
 
 func (o Options) budget(normal time.Duration) time.Duration {
@@ -526,7 +529,7 @@ func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base 
 		Timeouts:           budgets,
 		StepBudgets:        steps,
 		ActiveMutant:       active,
-		StopAtFirstFailure: true,
+		StopAtFirstFailure: !opts.AllKillers,
 		SkipDigests:        skipFor(active, skip),
 	})
 	if err != nil {
@@ -563,13 +566,17 @@ outcomes:
 		case harness.Passed, harness.Skipped:
 			continue
 		case harness.Timeout:
-			v.Status = report.Timeout
+			if v.Status != report.Killed {
+				v.Status = report.Timeout
+			}
 			st.TimeoutTime += tr.Duration
 		default: // failed, error, exit, oom: the test tells the mutant from the original
 			v.Status = report.Killed
 			v.KilledBy = append(v.KilledBy, tr.Test.String())
 		}
-		break outcomes
+		if !opts.AllKillers {
+			break outcomes
+		}
 	}
 	return v, st, nil
 }

@@ -82,6 +82,10 @@ type Client struct {
 	promptTokens     int
 	completionTokens int
 	estimated        bool // some reply had no usage: its tokens were estimated
+	// inFlight and inFlightTokens are the requests sent and not answered yet, and their worst
+	// cases: the method's budget (Config.Budget.MethodRequests, MethodTokens) counts them.
+	inFlight       int
+	inFlightTokens int
 }
 
 // NewClient makes a client for cfg (zero fields take the settings table's defaults, docs/settings.md). It does not contact
@@ -155,6 +159,11 @@ func (c *Client) Chat(ctx context.Context, kind string, msgs []Message) (Reply, 
 	defer func() { <-c.sem }()
 	// Hold the worst case (the whole max_tokens) before sending; the real usage replaces it.
 	worstTokens := estimateTokens(promptChars) + c.cfg.MaxReplyTokens
+	if err := c.holdMethod(worstTokens); err != nil {
+		c.log.Info("not sending the LLM request: over the method's budget", zap.String("kind", kind), zap.Error(err))
+		return Reply{}, err
+	}
+	defer c.releaseMethod(worstTokens)
 	held, err := c.budget.Reserve(worstTokens, c.cost(estimateTokens(promptChars), c.cfg.MaxReplyTokens))
 	if err != nil {
 		c.log.Info("not sending the LLM request: over budget", zap.String("kind", kind), zap.Error(err))
@@ -223,10 +232,56 @@ func (c *Client) cost(prompt, completion int) float64 {
 	return (float64(prompt)*c.cfg.Pricing.InputPerMTok + float64(completion)*c.cfg.Pricing.OutputPerMTok) / 1e6
 }
 
-// Budget returns a wrapped ErrBudget once what is left of the budget cannot hold one more
-// reply of max_tokens (the loop's Budget hook: every request would be refused).
+// Budget returns a wrapped ErrBudget once what is left of the budget, the account's or the
+// method's, cannot hold one more reply of max_tokens (the loop's Budget hook: every request
+// would be refused).
 func (c *Client) Budget() error {
+	c.mu.Lock()
+	err := c.methodRoomLocked(c.cfg.MaxReplyTokens, false)
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	return c.budget.Afford(c.cfg.MaxReplyTokens, c.cost(0, c.cfg.MaxReplyTokens))
+}
+
+// holdMethod counts a request of worst tokens in flight against the method's budget, or
+// returns a wrapped ErrBudget saying which limit it would pass.
+func (c *Client) holdMethod(worst int) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.methodRoomLocked(worst, true); err != nil {
+		return err
+	}
+	c.inFlight++
+	c.inFlightTokens += worst
+	return nil
+}
+
+func (c *Client) releaseMethod(worst int) {
+	c.mu.Lock()
+	c.inFlight--
+	c.inFlightTokens -= worst
+	c.mu.Unlock()
+}
+
+// methodRoomLocked checks one more request of worst tokens against the method's budget (with
+// the requests in flight when withInFlight). c.mu is held.
+func (c *Client) methodRoomLocked(worst int, withInFlight bool) error {
+	b := c.cfg.Budget
+	reqs, tokens := c.requests, c.promptTokens+c.completionTokens
+	if withInFlight {
+		reqs += c.inFlight
+		tokens += c.inFlightTokens
+	}
+	if b.MethodRequests > 0 && reqs >= b.MethodRequests {
+		return fmt.Errorf("%w for this method: %d of budget.methodRequests %d requests sent", ErrBudget, reqs, b.MethodRequests)
+	}
+	if b.MethodTokens > 0 && tokens+worst > b.MethodTokens {
+		return fmt.Errorf("%w for this method: %d of budget.methodTokens %d tokens used; the next request could use %d more",
+			ErrBudget, tokens, b.MethodTokens, worst)
+	}
+	return nil
 }
 
 // BudgetAccount is the account the client's requests draw on.

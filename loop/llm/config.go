@@ -46,6 +46,9 @@ type Config struct {
 	// max_tokens.
 	MaxRetries     int `json:"maxRetries"`
 	MaxReplyTokens int `json:"maxReplyTokens"`
+	// ContextTokens is llm.contextTokens [8000]: how much of the class's file a prompt shows
+	// (classview.go).
+	ContextTokens int `json:"contextTokens"`
 	// AllowInsecureHTTP is llm.allowInsecureHTTP [false]: without it Validate refuses a plain
 	// http:// base URL for a host other than the loopback.
 	AllowInsecureHTTP bool `json:"allowInsecureHTTP"`
@@ -57,10 +60,15 @@ type Pricing struct {
 	OutputPerMTok float64 `json:"outputPerMTok"`
 }
 
-// Budget stops the game cleanly once spent; zero fields mean no limit.
+// Budget stops the game cleanly once spent; zero fields mean no limit. MaxTokens and MaxUSD
+// are the account's (a job's, or a server session's when shared); MethodRequests and
+// MethodTokens are one client's, that is one method's game (budget.methodRequests,
+// budget.methodTokens).
 type Budget struct {
-	MaxTokens int     `json:"maxTokens"`
-	MaxUSD    float64 `json:"maxUSD"`
+	MaxTokens      int     `json:"maxTokens"`
+	MaxUSD         float64 `json:"maxUSD"`
+	MethodRequests int     `json:"methodRequests"`
+	MethodTokens   int     `json:"methodTokens"`
 }
 
 // DefaultConfig returns the settings table's defaults, reading OPENAI_BASE_URL and
@@ -79,10 +87,11 @@ func ConfigFrom(v schema.Values) Config {
 		MaxConcurrency:        v.LLM.MaxConcurrency,
 		RequestTimeoutSeconds: v.LLM.RequestTimeoutSeconds,
 		Pricing:               Pricing{InputPerMTok: v.LLM.InputPerMTok, OutputPerMTok: v.LLM.OutputPerMTok},
-		Budget:                Budget{MaxTokens: v.MaxTokens, MaxUSD: v.MaxUSD},
+		Budget:                Budget{MaxTokens: v.MaxTokens, MaxUSD: v.MaxUSD, MethodRequests: v.MethodRequests, MethodTokens: v.MethodTokens},
 		RepairAttempts:        v.RepairAttempts,
 		MaxRetries:            DefaultMaxRetries,
 		MaxReplyTokens:        v.LLM.MaxReplyTokens,
+		ContextTokens:         v.LLM.ContextTokens,
 		AllowInsecureHTTP:     v.LLM.AllowInsecureHTTP,
 	}
 }
@@ -110,6 +119,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxReplyTokens <= 0 {
 		c.MaxReplyTokens = d.MaxReplyTokens
+	}
+	if c.ContextTokens <= 0 {
+		c.ContextTokens = d.ContextTokens
 	}
 	return c
 }
@@ -155,7 +167,7 @@ func (c Config) Validate(getenv func(string) string) error {
 	if c.Temperature < 0 || c.Temperature > 2 {
 		return fmt.Errorf("llm.temperature %v is outside 0..2", c.Temperature)
 	}
-	if c.Budget.MaxTokens < 0 || c.Budget.MaxUSD < 0 || c.Pricing.InputPerMTok < 0 || c.Pricing.OutputPerMTok < 0 {
+	if c.Budget.MaxTokens < 0 || c.Budget.MaxUSD < 0 || c.Budget.MethodRequests < 0 || c.Budget.MethodTokens < 0 || c.Pricing.InputPerMTok < 0 || c.Pricing.OutputPerMTok < 0 {
 		return fmt.Errorf("budgets and prices cannot be negative")
 	}
 	return nil

@@ -50,7 +50,8 @@ func TestValidateRefusesPlainHTTPToAnotherHost(t *testing.T) {
 func TestConfigFromTheTable(t *testing.T) {
 	d := DefaultConfig(func(string) string { return "" })
 	if d.BaseURL != DefaultBaseURL || d.APIKeyEnv != "OPENAI_API_KEY" || d.MaxConcurrency != 4 || d.RequestTimeoutSeconds != 120 ||
-		d.RepairAttempts != 10 || d.MaxRetries != DefaultMaxRetries || d.MaxReplyTokens != 4096 || d.AllowInsecureHTTP || d.Model != "" {
+		d.RepairAttempts != 10 || d.MaxRetries != DefaultMaxRetries || d.MaxReplyTokens != 4096 || d.AllowInsecureHTTP || d.Model != "" ||
+		d.ContextTokens != DefaultContextTokens || d.Budget.MethodRequests != 60 || d.Budget.MethodTokens != 200_000 {
 		t.Errorf("defaults %+v", d)
 	}
 	v := schema.Defaults(func(string) string { return "" })
@@ -58,14 +59,15 @@ func TestConfigFromTheTable(t *testing.T) {
 		"llm.baseURL": "http://10.0.0.2/v1", "llm.model": "m", "llm.apiKeyEnv": "K", "llm.temperature": "0.5",
 		"llm.maxConcurrency": "2", "llm.requestTimeoutSeconds": "30", "llm.maxReplyTokens": "100", "llm.allowInsecureHTTP": "true",
 		"llm.pricing.inputPerMTok": "1", "llm.pricing.outputPerMTok": "2", "budget.maxTokens": "10", "budget.maxUSD": "0.5",
-		"repairAttempts": "3",
+		"repairAttempts": "3", "budget.methodRequests": "7", "budget.methodTokens": "9000", "llm.contextTokens": "600",
 	} {
 		if err := schema.Set(&v, name, text); err != nil {
 			t.Fatal(err)
 		}
 	}
 	want := Config{BaseURL: "http://10.0.0.2/v1", Model: "m", APIKeyEnv: "K", Temperature: 0.5, MaxConcurrency: 2, RequestTimeoutSeconds: 30,
-		Pricing: Pricing{1, 2}, Budget: Budget{10, 0.5}, RepairAttempts: 3, MaxRetries: DefaultMaxRetries, MaxReplyTokens: 100, AllowInsecureHTTP: true}
+		Pricing: Pricing{1, 2}, Budget: Budget{10, 0.5, 7, 9000}, RepairAttempts: 3, MaxRetries: DefaultMaxRetries, MaxReplyTokens: 100,
+		ContextTokens: 600, AllowInsecureHTTP: true}
 	if got := ConfigFrom(v); got != want {
 		t.Errorf("ConfigFrom:\n%+v\nwant\n%+v", got, want)
 	}

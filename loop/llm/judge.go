@@ -38,7 +38,7 @@ func NewJudge(client *Client, log *zap.Logger) *Judge {
 // is an error matching agent.ErrNoJudgement (no verdict).
 func (j *Judge) Judge(ctx context.Context, s *agent.Subject, m mutants.Mutant) (agent.Judgement, error) {
 	task := prompts.Task{Mutant: prompts.Mutant{Line: m.Line, Original: m.Original, Mutated: m.Mutated}}
-	msgs, err := agentMessages("J", s, prompts.Judge, task)
+	msgs, err := agentMessages("J", s, prompts.Judge, task, j.client.cfg.ContextTokens)
 	if err != nil {
 		return agent.Judgement{}, err
 	}

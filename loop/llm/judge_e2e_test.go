@@ -151,10 +151,12 @@ func TestJudgeWithScriptedLLM(t *testing.T) {
 			t.Errorf("a request had temperature %s", r.Raw["temperature"])
 		}
 	}
-	// Both tests from the judge's inputs are in the suite (the one that kills nothing too, as
-	// T's tests are); the score counts the likely-equivalent survivor.
-	if !strings.Contains(rep.Tests.Source, "clampJustBelowLo") || !strings.Contains(rep.Tests.Source, "clampAtHi") {
-		t.Errorf("suite:\n%s", rep.Tests.Source)
+	// The test from the judge's input that kills is in the suite; the one that kills nothing
+	// and covers nothing the project's tests do not is left out of the minimal suite. The
+	// score counts the likely-equivalent survivor.
+	if !strings.Contains(rep.Tests.Source, "clampJustBelowLo") || strings.Contains(rep.Tests.Source, "clampAtHi") ||
+		!strings.Contains(strings.Join(rep.Tests.LeftOut, " "), "PriceCalculatorAdverTest.clampAtHi") {
+		t.Errorf("left out %v; suite:\n%s", rep.Tests.LeftOut, rep.Tests.Source)
 	}
 	if rep.MutationScore == nil || *rep.MutationScore != 0.25 {
 		t.Errorf("score %v, want 1 killed of 4 (likely-equivalent survivors still count)", rep.MutationScore)

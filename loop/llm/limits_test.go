@@ -224,3 +224,35 @@ func TestEstimatedUsageIsMarked(t *testing.T) {
 		t.Errorf("usage %+v, want estimated with 1 prompt and 2 completion tokens added", u)
 	}
 }
+
+// TestMethodBudget: one client (one method's game) sends at most budget.methodRequests
+// requests and uses at most budget.methodTokens tokens, whatever the shared account allows;
+// the budget hook says so before the next action.
+func TestMethodBudget(t *testing.T) {
+	srv := llmtest.Start(t, func(*llmtest.Request, int) llmtest.Response { return llmtest.Reply("ok", 10, 90) })
+	c, _ := newTestClient(t, srv.URL, func(c *Config) { c.Budget.MethodRequests, c.Budget.MethodTokens, c.MaxReplyTokens = 3, 0, 100 })
+	for i := 0; i < 3; i++ {
+		if _, err := c.Chat(context.Background(), "x", oneMessage); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Chat(context.Background(), "x", oneMessage); !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "3 of budget.methodRequests 3 requests sent") {
+		t.Errorf("the fourth request: %v", err)
+	}
+	if err := c.Budget(); !errors.Is(err, ErrBudget) {
+		t.Errorf("budget hook %v, want ErrBudget", err)
+	}
+	// Tokens: 100 a request used, 101 the worst case of the next; 250 allow two.
+	c2, _ := newTestClient(t, srv.URL, func(c *Config) { c.Budget.MethodRequests, c.Budget.MethodTokens, c.MaxReplyTokens = 0, 250, 100 })
+	for i := 0; i < 2; i++ {
+		if _, err := c2.Chat(context.Background(), "x", oneMessage); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c2.Chat(context.Background(), "x", oneMessage); !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "200 of budget.methodTokens 250 tokens used") {
+		t.Errorf("the third request: %v", err)
+	}
+	if n := len(srv.Requests()); n != 5 {
+		t.Errorf("the endpoint got %d requests, want 5", n)
+	}
+}

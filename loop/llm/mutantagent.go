@@ -16,7 +16,11 @@ import (
 
 // MutantAgent is the paper's M over an LLM: single-line mutants as JSON, first on the whole
 // method, then on uncovered lines and, grouped by line, new and different ones on the lines of
-// surviving mutants.
+// surviving mutants. Every follow-up lists all the mutants already proposed for the method (the
+// paper's rule: a mutant is never proposed twice), and a follow-up whose prompt would repeat an
+// earlier one of the method word for word is not sent (at temperature 0 it would get the same
+// answer). Its methods are called from the game's goroutine (the first move from one of its
+// own); its state is guarded by mu.
 type MutantAgent struct {
 	client *Client
 	log    *zap.Logger
@@ -25,6 +29,10 @@ type MutantAgent struct {
 
 	mu    sync.Mutex
 	drops MutantDrops
+	// sent are the prompts sent, per method; skipped counts the follow-ups not sent because
+	// they repeated one.
+	sent    map[string]map[string]bool
+	skipped int
 }
 
 var _ agent.MutantAgent = (*MutantAgent)(nil)
@@ -34,7 +42,14 @@ func NewMutantAgent(client *Client, log *zap.Logger) *MutantAgent {
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &MutantAgent{client: client, log: log.Named("llm.M"), MaxMutants: 12}
+	return &MutantAgent{client: client, log: log.Named("llm.M"), MaxMutants: 12, sent: map[string]map[string]bool{}}
+}
+
+// Skipped counts the follow-up requests not sent because their prompt repeated an earlier one.
+func (a *MutantAgent) Skipped() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.skipped
 }
 
 // Drops counts the proposed mutants dropped so far, by reason.
@@ -56,25 +71,8 @@ func (a *MutantAgent) MoreMutants(ctx context.Context, s *agent.Subject, fb agen
 		return nil, nil
 	}
 	task := prompts.Task{MaxMutants: a.MaxMutants, UncoveredLines: fb.UncoveredLines}
-	byLine := map[int]*prompts.SurvivorGroup{}
-	for _, m := range fb.Survivors {
-		g := byLine[m.Line]
-		if g == nil {
-			g = &prompts.SurvivorGroup{Line: m.Line, Original: m.Original}
-			byLine[m.Line] = g
-		}
-		g.Mutated = append(g.Mutated, m.Mutated)
-	}
-	for _, g := range byLine {
-		task.SurvivorGroups = append(task.SurvivorGroups, *g)
-	}
-	sort.Slice(task.SurvivorGroups, func(i, j int) bool { return task.SurvivorGroups[i].Line < task.SurvivorGroups[j].Line })
-	// The known mutants the prompt lists: those on the lines it asks about (the others do
-	// not tempt the model), survivors already listed above.
-	want := map[int]bool{}
-	for _, l := range fb.UncoveredLines {
-		want[l] = true
-	}
+	task.SurvivorGroups = byLine(fb.Survivors, nil)
+	// Every mutant already proposed for the method, survivors aside (listed above), by line.
 	surv := map[string]bool{}
 	for _, m := range fb.Survivors {
 		surv[m.ID] = true
@@ -82,17 +80,41 @@ func (a *MutantAgent) MoreMutants(ctx context.Context, s *agent.Subject, fb agen
 	known := map[string]bool{}
 	for _, m := range fb.Known {
 		known[m.ID] = true
-		if want[m.Line] && !surv[m.ID] {
-			task.Known = append(task.Known, prompts.Mutant{Line: m.Line, Mutated: m.Mutated})
-		}
 	}
+	task.KnownGroups = byLine(fb.Known, surv)
 	return a.ask(ctx, s, prompts.MutantMore, task, known)
 }
 
+// byLine groups mutants by their line, in the lines' order, leaving out those in skip.
+func byLine(ms []mutants.Mutant, skip map[string]bool) []prompts.SurvivorGroup {
+	groups := map[int]*prompts.SurvivorGroup{}
+	for _, m := range ms {
+		if skip[m.ID] {
+			continue
+		}
+		g := groups[m.Line]
+		if g == nil {
+			g = &prompts.SurvivorGroup{Line: m.Line, Original: m.Original}
+			groups[m.Line] = g
+		}
+		g.Mutated = append(g.Mutated, m.Mutated)
+	}
+	var out []prompts.SurvivorGroup
+	for _, g := range groups {
+		out = append(out, *g)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
 func (a *MutantAgent) ask(ctx context.Context, s *agent.Subject, kind string, task prompts.Task, known map[string]bool) ([]mutants.Mutant, error) {
-	msgs, err := agentMessages("M", s, kind, task)
+	msgs, err := agentMessages("M", s, kind, task, a.client.cfg.ContextTokens)
 	if err != nil {
 		return nil, err
+	}
+	if a.repeats(s, msgs) {
+		a.log.Info("not asking M again: the prompt repeats an earlier one of this method", zap.String("kind", kind))
+		return nil, nil
 	}
 	reply, err := a.client.Chat(ctx, "M."+kind, msgs)
 	if err != nil {
@@ -102,7 +124,7 @@ func (a *MutantAgent) ask(ctx context.Context, s *agent.Subject, kind string, ta
 		return nil, err
 	}
 	ms, drops := ParseMutants(reply.Text, s, known)
-	if len(ms) == 0 && !strings.Contains(reply.Text, `"mutated"`) {
+	if len(ms) == 0 && !strings.Contains(reply.Text, `"mutated"`) && !strings.Contains(reply.Text, `"mutants"`) {
 		// Not the JSON asked for: ask once more, in the same conversation (its prefix is
 		// the cached one).
 		a.log.Info("the mutant reply holds no mutant JSON: asking again once", zap.String("kind", kind))
@@ -126,6 +148,26 @@ func (a *MutantAgent) ask(ctx context.Context, s *agent.Subject, kind string, ta
 	a.mu.Unlock()
 	a.log.Debug("mutants parsed", zap.String("kind", kind), zap.Int("kept", len(ms)), zap.Int("dropped", drops.Total()))
 	return ms, nil
+}
+
+// repeats reports whether msgs repeat a prompt already sent about the method, and records them.
+func (a *MutantAgent) repeats(s *agent.Subject, msgs []Message) bool {
+	var b strings.Builder
+	for _, m := range msgs {
+		b.WriteString(m.Role + "\x00" + m.Content + "\x00")
+	}
+	key := subjectKey(s)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.sent[key] == nil {
+		a.sent[key] = map[string]bool{}
+	}
+	if a.sent[key][b.String()] {
+		a.skipped++
+		return true
+	}
+	a.sent[key][b.String()] = true
+	return false
 }
 
 // Mixed lets the LLM's M and the rule-based M feed one pool: both play every move (in

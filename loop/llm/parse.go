@@ -323,3 +323,46 @@ func (j *jsonStrings) inside(c byte) bool {
 }
 
 func parseJava(src string) (*javaparse.File, error) { return javaparse.Parse([]byte(src)) }
+
+// ParsePossibleBugs reads the model's answer to its failing tests (prompts.TestExpectation):
+// the tests it says reveal a bug in the code, by name, with its reason. Only entries of a
+// ```json block or bare object `{"possibleBugs": [{"test": "name", "reason": "..."}]}` whose
+// test and reason are non-empty strings count.
+func ParsePossibleBugs(reply string) map[string]string {
+	out := map[string]string{}
+	var candidates []string
+	blocks, langs := fencedBlocks(reply)
+	for i, b := range blocks {
+		if langs[i] == "json" || strings.Contains(b, `"possibleBugs"`) {
+			candidates = append(candidates, b)
+		}
+	}
+	if len(candidates) == 0 {
+		candidates = append(candidates, reply)
+	}
+	for _, c := range candidates {
+		start := strings.Index(c, "{")
+		if start < 0 {
+			continue
+		}
+		var obj struct {
+			PossibleBugs []struct {
+				Test   json.RawMessage `json:"test"`
+				Reason json.RawMessage `json:"reason"`
+			} `json:"possibleBugs"`
+		}
+		if err := json.NewDecoder(strings.NewReader(stripTrailingCommas(c[start:]))).Decode(&obj); err != nil {
+			continue
+		}
+		for _, e := range obj.PossibleBugs {
+			var test, reason string
+			if json.Unmarshal(e.Test, &test) != nil || json.Unmarshal(e.Reason, &reason) != nil {
+				continue
+			}
+			if test, reason = strings.TrimSpace(test), strings.TrimSpace(reason); test != "" && reason != "" {
+				out[test] = reason
+			}
+		}
+	}
+	return out
+}

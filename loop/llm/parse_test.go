@@ -158,23 +158,64 @@ class CalcTest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Tests) != 2 || len(res.Unfoldable) != 1 || res.Unfoldable[0] != "helperReadsField" {
-		t.Fatalf("tests %d, unfoldable %v", len(res.Tests), res.Unfoldable)
+	if len(res.Tests) != 3 || len(res.Dropped) != 0 || len(res.Broken) != 0 {
+		t.Fatalf("tests %d, dropped %v, broken %v", len(res.Tests), res.Dropped, res.Broken)
 	}
 	k := res.Tests[0]
-	for _, want := range []string{"void keepsInside() throws Exception {", "final int HI = 10;", "int lo;", "lo = 0;", "try {", "} finally {", "lo = -1;"} {
-		if !strings.Contains(k.Source, want) {
-			t.Errorf("folded test lacks %q:\n%s", want, k.Source)
-		}
+	if k.Name != "keepsInside" || k.Target != "m1" || k.Origin != "llm" || len(k.Imports) != 2 || strings.Contains(k.Source, "lo = 0") {
+		t.Errorf("test %+v", k)
 	}
-	if k.Target != "m1" || k.Origin != "llm" || len(k.Imports) != 2 {
-		t.Errorf("test metadata %+v", k)
+	// Each test carries the class's members as they are: fields, set-up, tear-down, helpers.
+	var names []string
+	for _, m := range k.Members {
+		names = append(names, string(m.Kind)+":"+strings.Join(m.Names, ","))
 	}
-	h := res.Tests[1].Source
-	for _, want := range []string{"checkForUsesHelper(3, 3);", "private static void checkForUsesHelper(int want, int value)", "twiceForUsesHelper(value)", "private static int twiceForUsesHelper(int v)"} {
-		if !strings.Contains(h, want) {
-			t.Errorf("helper test lacks %q:\n%s", want, h)
-		}
+	if got := strings.Join(names, " "); got != "field:HI field:lo method:setUp method:tearDown method:check method:twice method:checkLo" {
+		t.Errorf("members %s", got)
+	}
+	if !strings.Contains(k.Members[0].Source, "private static final int HI = 10;") {
+		t.Errorf("the constant lost its modifiers: %q", k.Members[0].Source)
+	}
+}
+
+func TestSplitTestsDropsReflection(t *testing.T) {
+	src := `package org.acme;
+
+import java.lang.reflect.Method;
+import org.junit.jupiter.api.Test;
+
+class CalcTest {
+    @Test
+    void direct() {
+        Calc.clamp(1, 0, 2);
+    }
+
+    @Test
+    void throughHelper() throws Exception {
+        assertEquals(4, invoke("twice", 2));
+    }
+
+    @Test
+    void requestMethodIsNoReflection() {
+        new Request().getMethod();
+    }
+
+    private static Object invoke(String name, int arg) throws Exception {
+        Method m = Calc.class.getDeclaredMethod(name, int.class);
+        m.setAccessible(true);
+        return m.invoke(null, arg);
+    }
+}
+`
+	res, err := SplitTests(src, "llm", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Tests) != 2 || res.Tests[0].Name != "direct" || res.Tests[1].Name != "requestMethodIsNoReflection" {
+		t.Errorf("kept %v", res.Tests)
+	}
+	if len(res.Dropped) != 1 || res.Dropped[0].Name != "throughHelper" || res.Dropped[0].Reason != ReasonReflection {
+		t.Errorf("dropped %+v", res.Dropped)
 	}
 }
 

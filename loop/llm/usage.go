@@ -17,7 +17,8 @@ var (
 func (a *TestAgent) ReportUsage(l *report.LLM) {
 	st := a.Stats()
 	l.Tests = &report.LLMTests{Classes: st.Classes, Generated: st.Tests, RuleRepairs: st.RuleRepairs,
-		LLMRepairs: st.LLMRepairs, Dropped: st.Dropped, FailingOnOriginal: st.FailingOriginal}
+		LLMRepairs: st.LLMRepairs, Dropped: st.Dropped, FailingOnOriginal: st.FailingOriginal,
+		EquivalenceAnswers: st.EquivalenceAnswers, ExpectationRounds: st.ExpectationRounds, Corrected: st.Corrected}
 }
 
 // ReportUsage puts M's dropped mutants, by reason, into llm.mutantDrops.

@@ -66,10 +66,26 @@ type Mutant struct {
 // Tests is the generated suite.
 type Tests struct {
 	// File is the generated test file relative to the module root; nil for `mutate`.
-	File              *string  `json:"file"`
-	Source            string   `json:"source"`
-	Methods           []string `json:"methods"`
+	File    *string  `json:"file"`
+	Source  string   `json:"source"`
+	Methods []string `json:"methods"`
+	// FailingOnOriginal are the generated tests that fail on the original: possible bugs,
+	// written disabled (Disabled says why).
 	FailingOnOriginal []string `json:"failingOnOriginal"`
+	// Disabled are the tests written disabled (@Ignore / @Disabled), with the reason.
+	Disabled []TestNote `json:"disabled,omitempty"`
+	// Dropped are the tests written and not kept, with why (did not compile, hit a bound,
+	// used reflection, a wrong expectation the model did not correct, …).
+	Dropped []TestNote `json:"dropped,omitempty"`
+	// LeftOut are the tests the minimal suite left out: they kill no mutant and cover no line
+	// or branch of the method that the kept ones do not.
+	LeftOut []string `json:"leftOut,omitempty"`
+}
+
+// TestNote is a generated test and a reason.
+type TestNote struct {
+	Test   string `json:"test"`
+	Reason string `json:"reason"`
 }
 
 // Round is one entry of the history: index 0 the initial moves, then one per agent action.
@@ -129,6 +145,13 @@ type LLMTests struct {
 	Dropped int `json:"dropped"`
 	// FailingOnOriginal is the tests kept that fail on the original (possible bugs).
 	FailingOnOriginal int `json:"failingOnOriginal"`
+	// EquivalenceAnswers counts the kill requests the model answered with "no input tells
+	// them apart" (the mutant is then not asked about again; a hint, as the judge's).
+	EquivalenceAnswers int `json:"equivalenceAnswers"`
+	// ExpectationRounds counts the requests that showed the model its tests failing on the
+	// original; Corrected the tests it corrected so that they pass.
+	ExpectationRounds int `json:"expectationRounds"`
+	Corrected         int `json:"corrected"`
 }
 
 // MutantDrops counts proposed mutants that were dropped, by reason.

@@ -72,6 +72,13 @@ var Table = []Setting{
 		field: func(v *Values) any { return &v.LLM.AllowInsecureHTTP },
 	},
 	{
+		Name: "llm.contextTokens", Type: Integer, Default: 8000, Min: 500, Max: 1_000_000, Scope: Window,
+		Description: "How much of the file of the class under test a prompt may show, in tokens (counted as bytes / 4): the whole file " +
+			"with its line numbers when it fits; else the bodies of the members the method does not reach are left out, keeping the " +
+			"fields, the constructors, the method and every method it calls. The methods of other classes it calls fill what is left.",
+		field: func(v *Values) any { return &v.LLM.ContextTokens },
+	},
+	{
 		Name: "llm.pricing.inputPerMTok", Type: Number, Default: 0.0, Min: 0, Max: unbounded, Scope: Window,
 		Description: "Price in USD per million prompt tokens (for the cost in the report and `budget.maxUSD`).",
 		field:       func(v *Values) any { return &v.LLM.InputPerMTok },
@@ -92,9 +99,30 @@ var Table = []Setting{
 		field:       func(v *Values) any { return &v.MaxUSD },
 	},
 	{
+		Name: "budget.methodRequests", Type: Integer, Default: 60, Min: 0, Max: math.MaxInt32, Scope: Window,
+		Description: "Stop a method's game after this many LLM requests (its tests, repairs, mutants and the judge's). `0`: no limit. " +
+			"The default lets the examples' games finish and stops a game that would run away; the report and the editor say when it stopped one.",
+		field: func(v *Values) any { return &v.MethodRequests },
+	},
+	{
+		Name: "budget.methodTokens", Type: Integer, Default: 200_000, Min: 0, Max: math.MaxInt32, Scope: Window,
+		Description: "Stop a method's game once its LLM requests have used this many tokens, prompt and completion together. `0`: no limit.",
+		field:       func(v *Values) any { return &v.MethodTokens },
+	},
+	{
 		Name: "rounds", Type: Integer, Default: 5, Min: 1, Max: 99, Scope: Window,
 		Description: "Agent actions after the initial moves, alternating T, M, …; T has the last move (an even value is raised by one).",
 		field:       func(v *Values) any { return &v.Rounds },
+	},
+	{
+		Name: "suite.minimal", Type: Enum, Default: "auto", Scope: Window,
+		Choices: []Choice{
+			{"auto", "With the LLM's agents; the offline agents' suites are written whole (they choose their tests for detection themselves: docs/fault-bench.md)."},
+			{"on", "Always: before a suite is written, keep only the new tests needed to keep every kill and every covered line and branch."},
+			{"off", "Never: every new test that passes is written."},
+		},
+		Description: "Whether a game writes a minimal suite: the new tests that kill no mutant and cover no line or branch of the method that the others do not are left out (listed in the report's `tests.leftOut`).",
+		field:       func(v *Values) any { return &v.SuiteMinimal },
 	},
 	{
 		Name: "repairAttempts", Type: Integer, Default: 10, Min: 0, Max: 100, Scope: Window,

@@ -27,6 +27,12 @@ type Values struct {
 	// MaxTokens and MaxUSD are budget.maxTokens and budget.maxUSD; 0 means no limit.
 	MaxTokens int
 	MaxUSD    float64
+	// MethodRequests and MethodTokens are budget.methodRequests and budget.methodTokens: one
+	// method's LLM requests and tokens; 0 means no limit.
+	MethodRequests int
+	MethodTokens   int
+	// SuiteMinimal is suite.minimal: auto, on or off.
+	SuiteMinimal string
 	// Rounds is rounds; RepairAttempts is repairAttempts.
 	Rounds         int
 	RepairAttempts int
@@ -66,6 +72,7 @@ type LLM struct {
 	MaxConcurrency        int
 	RequestTimeoutSeconds float64
 	MaxReplyTokens        int
+	ContextTokens         int
 	AllowInsecureHTTP     bool
 	InputPerMTok          float64
 	OutputPerMTok         float64
