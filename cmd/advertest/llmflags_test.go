@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -117,6 +118,10 @@ func TestRunWithScriptedLLM(t *testing.T) {
 	if len(rep.Tests.Methods) != 1 || rep.LLM.Requests < 2 || rep.LLM.PromptTokens < 1900 || origins["llm"] != 1 || origins["rule"] == 0 {
 		t.Errorf("report: tests %v, llm %+v, origins %v", rep.Tests.Methods, rep.LLM, origins)
 	}
+	// The table says what the LLM cost the method.
+	if want := fmt.Sprintf("\n  llm        %d requests, %s tokens (", rep.LLM.Requests, thousands(rep.LLM.PromptTokens+rep.LLM.CompletionTokens)); !strings.Contains(errOut, want) {
+		t.Errorf("the table lacks %q:\n%s", want, errOut)
+	}
 	if rep.Sandbox == nil || rep.Sandbox.Kind != kind || rep.Sandbox.Mode != mode {
 		t.Errorf("report: sandbox %+v, want %s under mode %s", rep.Sandbox, kind, mode)
 	}
@@ -136,5 +141,13 @@ func TestRunWithScriptedLLM(t *testing.T) {
 	code, _, errOut = runCLI("run", file, "--method", "clamp", "--agents", "llm", "--llm-base-url", closed, "--llm-model", "scripted", "--rounds", "1", "--workers", "1")
 	if code != 1 || !strings.Contains(errOut, "LLM") {
 		t.Errorf("unreachable LLM: status %d, stderr %q; want 1", code, errOut)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 272000: "272,000", 1234567: "1,234,567", -4500: "-4,500"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

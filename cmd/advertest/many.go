@@ -202,11 +202,20 @@ func printManySummary(w io.Writer, m *report.Multi) {
 	}
 	fmt.Fprintln(w)
 	if len(m.Methods) > 0 {
-		fmt.Fprintln(w, "   score  mutants  survived  method")
+		withLLM := sum.LLM.Requests > 0
+		if withLLM {
+			fmt.Fprintln(w, "   score  mutants  survived  requests     tokens        cost  method")
+		} else {
+			fmt.Fprintln(w, "   score  mutants  survived  method")
+		}
 		for i := range m.Methods {
 			r := &m.Methods[i]
 			c := report.Counts(r.Mutants)
-			fmt.Fprintf(w, "  %6s  %7d  %8d  %s  %s:%d\n", percent(r.MutationScore), len(r.Mutants), c[report.Survived], r.Target.Key(), r.RepoPath(), r.Target.StartLine)
+			llmCols := ""
+			if withLLM {
+				llmCols = fmt.Sprintf("%8d  %9s  %10s  ", r.LLM.Requests, thousands(r.LLM.PromptTokens+r.LLM.CompletionTokens), dollars(r.LLM.CostUSD))
+			}
+			fmt.Fprintf(w, "  %6s  %7d  %8d  %s%s  %s:%d\n", percent(r.MutationScore), len(r.Mutants), c[report.Survived], llmCols, r.Target.Key(), r.RepoPath(), r.Target.StartLine)
 		}
 	}
 	for _, f := range m.Failures {
@@ -228,10 +237,21 @@ func printManySummary(w io.Writer, m *report.Multi) {
 		fmt.Fprintln(w, "  score      n/a (no valid mutant)")
 	}
 	fmt.Fprintf(w, "  coverage   lines %.1f%%, branches %.1f%%\n", 100*sum.LineCoverage, 100*sum.BranchCoverage)
+	if cost := llmCost(sum.LLM); cost != "" {
+		fmt.Fprintf(w, "  llm        %s\n", cost)
+	}
 	for _, warn := range sum.Warnings {
 		fmt.Fprintf(w, "  warning: %s\n", warn)
 	}
 	fmt.Fprintf(w, "  time       %.1f s in the methods' runs (%d mutants, %d test runs)\n", float64(sum.Timing.TotalMs)/1000, sum.Timing.MutantsEvaluated, sum.Timing.TestExecutions)
+}
+
+// dollars is a cost for the table ("-" without llm.pricing).
+func dollars(usd float64) string {
+	if usd <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("$%.4f", usd)
 }
 
 func percent(score *float64) string {

@@ -63,4 +63,42 @@ func printRunTable(w io.Writer, rep *report.Report, interrupted bool) {
 		}
 	}
 	fmt.Fprintf(w, "  generated  %d tests (%d failing on the original)\n", len(rep.Tests.Methods), len(rep.Tests.FailingOnOriginal))
+	if n := len(rep.Tests.LeftOut); n > 0 {
+		fmt.Fprintf(w, "  left out   %d tests that add no kill, line or branch (the minimal suite)\n", n)
+	}
+	for _, d := range rep.Tests.Dropped {
+		fmt.Fprintf(w, "  dropped    %s: %s\n", d.Test, d.Reason)
+	}
+	if cost := llmCost(rep.LLM); cost != "" {
+		fmt.Fprintf(w, "  llm        %s\n", cost)
+	}
+}
+
+// llmCost is a run's LLM use in words: "12 requests, 45,120 tokens (38,000 prompt + 7,120
+// completion), $0.0231"; the dollars only with llm.pricing, "" without requests.
+func llmCost(l report.LLM) string {
+	if l.Requests == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%d requests, %s tokens (%s prompt + %s completion)", l.Requests,
+		thousands(l.PromptTokens+l.CompletionTokens), thousands(l.PromptTokens), thousands(l.CompletionTokens))
+	if l.CostUSD > 0 {
+		s += fmt.Sprintf(", $%.4f", l.CostUSD)
+	}
+	if l.Estimated {
+		s += " (some tokens estimated)"
+	}
+	return s
+}
+
+// thousands writes n with commas between its thousands.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
