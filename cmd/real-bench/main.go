@@ -244,7 +244,7 @@ func bench(ctx context.Context, o options, libs []Library, halves []Half, stderr
 		}
 		path := resultPath(o.cache, commit, lays[m.Library], m)
 		var res MethodResult
-		if !o.rerun && readJSONFile(path, &res) == nil && res.Method.Key == m.Key {
+		if !o.rerun && readJSONFile(path, &res) == nil && res.Method.Key == m.Key && res.Seeder == SeederVersion {
 			doc.Cached++
 		} else {
 			res = runners[m.Library].measure(ctx, m)
@@ -271,7 +271,7 @@ func bench(ctx context.Context, o options, libs []Library, halves []Half, stderr
 			}
 			path := filepath.Join(o.cache, "results", commit, lay.Library.Package+"_"+lay.Version, "mutate.json")
 			var res MutateResult
-			if o.rerun || readJSONFile(path, &res) != nil {
+			if o.rerun || readJSONFile(path, &res) != nil || res.Measure != MutateVersion {
 				fmt.Fprintf(stderr, "mutation analysis with %s's own suite…\n", name)
 				var sample []Method
 				for _, h := range halves {

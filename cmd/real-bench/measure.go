@@ -59,6 +59,9 @@ type MethodResult struct {
 	At     string `json:"at"`
 	Load   string `json:"load,omitempty"`
 	Commit string `json:"commit"`
+	// Seeder is the SeederVersion its faults were judged with: a cached result of another
+	// version is measured again.
+	Seeder int `json:"seeder"`
 }
 
 // FaultOutcome is one counted seeded fault against the written suite.
@@ -94,7 +97,7 @@ func (r *methodRunner) measure(ctx context.Context, m Method) MethodResult {
 }
 
 func (r *methodRunner) measureOnce(ctx context.Context, m Method) MethodResult {
-	res := MethodResult{Method: m, Status: Measured, Faults: []FaultOutcome{}, At: time.Now().Format(time.RFC3339), Commit: r.commit}
+	res := MethodResult{Seeder: SeederVersion, Method: m, Status: Measured, Faults: []FaultOutcome{}, At: time.Now().Format(time.RFC3339), Commit: r.commit}
 	dir, err := os.MkdirTemp(r.work, m.Library+"-"+m.ID()+"-")
 	if err != nil {
 		return errored(res, err)

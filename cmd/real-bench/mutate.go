@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,6 +20,9 @@ import (
 // library's own suite (`advertest mutate`) on sampled methods and on one whole class, against
 // one plain `mvn test` of the library, side by side in one run.
 type MutateResult struct {
+	// Measure is MutateVersion when it was measured: a cached result of another is measured
+	// again.
+	Measure int    `json:"measure"`
 	Library string `json:"library"`
 	Version string `json:"version"`
 	// MvnTest is the plain `mvn test` of the suite layout.
@@ -32,6 +36,9 @@ type MutateResult struct {
 	At      string   `json:"at"`
 	Commit  string   `json:"commit"`
 }
+
+// MutateVersion changes when what the mutation part measures changes.
+const MutateVersion = 2
 
 // MvnTest is one plain `mvn test` run.
 type MvnTest struct {
@@ -53,8 +60,10 @@ type MutateRun struct {
 	Mutants   int `json:"mutants"`
 	Evaluated int `json:"evaluated"`
 	// BaselineSeconds sums the methods' baselines (the original's tests with per-test
-	// coverage); BaselineShare is it over the wall time.
+	// coverage); BaselineShare is it over the methods' total times (their timing.totalMs: the
+	// methods of different files run at once, so the sum can exceed the wall time).
 	BaselineSeconds float64 `json:"baselineSeconds"`
+	MethodsSeconds  float64 `json:"methodsSeconds"`
 	BaselineShare   float64 `json:"baselineShare"`
 	MutantsSeconds  float64 `json:"mutantsSeconds"`
 	// MutantsPerSecond is the mutants over the whole command's wall time.
@@ -79,7 +88,7 @@ type mutateRunner struct {
 }
 
 func (r *mutateRunner) run(ctx context.Context, sample []Method, all []Method) MutateResult {
-	res := MutateResult{Library: r.lay.Library.Name, Version: r.lay.Version, At: time.Now().Format(time.RFC3339), Commit: r.commit}
+	res := MutateResult{Measure: MutateVersion, Library: r.lay.Library.Name, Version: r.lay.Version, At: time.Now().Format(time.RFC3339), Commit: r.commit}
 	dir, err := os.MkdirTemp(r.work, "mutate-"+r.lay.Library.Name+"-")
 	if err != nil {
 		res.MvnTest.Error = err.Error()
@@ -106,29 +115,35 @@ func (r *mutateRunner) run(ctx context.Context, sample []Method, all []Method) M
 		res.Class = r.mutate(ctx, filepath.Join(dir, "class"), []string{file})
 		res.Class.Methods = max(res.Class.Methods, n)
 	} else {
-		res.Skipped = append(res.Skipped, fmt.Sprintf("no sampled method's file has at most %d methods", r.classMax))
+		res.Skipped = append(res.Skipped, fmt.Sprintf("no file of the library has from 2 to %d methods", r.classMax))
 	}
 	return res
 }
 
-// smallestClass is the file, among the sampled methods' files, with the fewest methods (at
-// least 2, at most classMax; ties by the first sampled), and its method count.
+// smallestClass is the whole class `advertest mutate` runs on: the first sampled method's file
+// that has from 2 to classMax methods, else the library's file with the fewest methods in that
+// range (ties by the first in the candidates' fixed order); "" when no file qualifies. It
+// returns the file and its method count.
 func smallestClass(sample, all []Method, classMax int) (string, int) {
 	count := map[string]int{}
 	for _, m := range all {
 		count[m.File]++
 	}
-	best, n := "", 0
+	fits := func(f string) bool { return count[f] >= 2 && count[f] <= classMax }
 	for _, m := range sample {
-		c := count[m.File]
-		if c < 2 || c > classMax {
-			continue
-		}
-		if best == "" || c < n {
-			best, n = m.File, c
+		if fits(m.File) {
+			return m.File, count[m.File]
 		}
 	}
-	return best, n
+	ordered := append([]Method(nil), all...)
+	slices.SortFunc(ordered, func(a, b Method) int { return strings.Compare(a.Order, b.Order) })
+	best := ""
+	for _, m := range ordered {
+		if fits(m.File) && (best == "" || count[m.File] < count[best]) {
+			best = m.File
+		}
+	}
+	return best, count[best]
 }
 
 // mvnTest runs `mvn test` on a fresh copy of the suite layout (the tests' failures do not stop
@@ -201,6 +216,7 @@ func (r *mutateRunner) mutate(ctx context.Context, dir string, targets []string)
 		run.Mutants += len(rep.Mutants)
 		run.Evaluated += rep.Timing.MutantsEvaluated
 		run.BaselineSeconds += float64(rep.Timing.BaselineMs) / 1000
+		run.MethodsSeconds += float64(rep.Timing.TotalMs) / 1000
 		run.MutantsSeconds += float64(rep.Timing.MutantsMs) / 1000
 		for _, m := range rep.Mutants {
 			switch m.Status {
@@ -216,8 +232,10 @@ func (r *mutateRunner) mutate(ctx context.Context, dir string, targets []string)
 			}
 		}
 	}
+	if run.MethodsSeconds > 0 {
+		run.BaselineShare = run.BaselineSeconds / run.MethodsSeconds
+	}
 	if run.Seconds > 0 {
-		run.BaselineShare = run.BaselineSeconds / run.Seconds
 		run.MutantsPerSecond = float64(run.Mutants) / run.Seconds
 	}
 	if killed+survived > 0 {

@@ -134,3 +134,17 @@ func TestHalfOfIsFixed(t *testing.T) {
 		t.Errorf("%d of 1000 methods in dev: the split is not even", dev)
 	}
 }
+
+func TestSmallestClass(t *testing.T) {
+	m := func(file, order string) Method { return Method{File: file, Order: order} }
+	all := []Method{m("Big", "1"), m("Big", "2"), m("Big", "3"), m("Small", "4"), m("Small", "5"), m("Mid", "6"), m("Mid", "7"), m("Mid", "8"), m("One", "9")}
+	if f, n := smallestClass([]Method{m("Mid", "6")}, all, 3); f != "Mid" || n != 3 {
+		t.Errorf("a sampled file that fits goes first: got %s (%d)", f, n)
+	}
+	if f, n := smallestClass([]Method{m("Big", "1")}, all, 2); f != "Small" || n != 2 {
+		t.Errorf("else the library's smallest file of at least two methods: got %s (%d)", f, n)
+	}
+	if f, _ := smallestClass(nil, all, 1); f != "" {
+		t.Errorf("no file fits: got %s", f)
+	}
+}

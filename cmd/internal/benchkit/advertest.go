@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -62,7 +63,22 @@ func (in Invocation) Run(ctx context.Context) (Outcome, error) {
 	}
 	if err != nil {
 		b, _ := os.ReadFile(in.Log)
+		if line := errorLine(string(b)); line != "" {
+			return out, fmt.Errorf("%s (%w)\n%s", line, err, Tail(string(b), 3000))
+		}
 		return out, fmt.Errorf("advertest %s: %w\n%s", in.Args[0], err, Tail(string(b), 3000))
 	}
 	return out, nil
+}
+
+// errorLine is the CLI's own error line in its output ("advertest run: the test agent's first
+// move: …"), the last one, or "".
+func errorLine(log string) string {
+	lines := strings.Split(log, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); strings.HasPrefix(l, "advertest ") && strings.Contains(l, ": ") {
+			return l
+		}
+	}
+	return ""
 }
