@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/advertest/advertest-lsp/loop/agent"
 	"github.com/advertest/advertest-lsp/loop/engine"
 	"github.com/advertest/advertest-lsp/loop/mutants"
 	"github.com/advertest/advertest-lsp/loop/report"
@@ -148,13 +149,13 @@ func (g *game) minimize(ctx context.Context) error {
 			out = append(out, t.Name)
 		}
 	}
-	removed := g.suite.Tests
+	whole := append([]agent.Test(nil), g.suite.Tests...) // Remove compacts in place
 	g.suite.Remove(out...)
 	// Check the branches on the minimal suite; bring back the tests that take branches when
 	// some were lost.
 	base, err := engine.RunBaseline(ctx, g.proj, g.target.Subject(), g.suiteForRuns())
 	if err != nil {
-		g.suite.Tests = removed
+		g.suite.Tests = whole
 		return fmt.Errorf("running the minimal suite on the original: %w", err)
 	}
 	if base.Branches.Covered < g.base.Branches.Covered || base.Lines.Covered < g.base.Lines.Covered {
@@ -166,7 +167,7 @@ func (g *game) minimize(ctx context.Context) error {
 		}
 		var restored []string
 		g.suite.Tests = nil
-		for _, t := range removed {
+		for _, t := range whole {
 			if !slices.Contains(out, t.Name) || back[t.Name] {
 				g.suite.Tests = append(g.suite.Tests, t)
 			}
