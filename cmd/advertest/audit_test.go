@@ -299,8 +299,9 @@ var auditPassed = []string{"clampsInside", "inheritedDescriptorsAreUnusable", "c
 const linkTest = "swapsItsScratchForALinkAndStops"
 
 // checkPassed checks in a report that the audit tests that check from inside passed there, and
-// that the link test did not (its worker was stopped). The suite keeps the tests that fail on
-// the original too, flagged as possible bugs: passing is being in it and not failing.
+// that the link test did not (its worker was stopped). The runs set suite.minimal off, so that
+// the suite keeps every passing test (the audit's kill no mutant); it keeps the tests that fail
+// on the original too, written disabled: passing is being in it and not failing.
 func checkPassed(t *testing.T, rep *report.Report) {
 	t.Helper()
 	passed := map[string]bool{}
@@ -342,7 +343,7 @@ func auditThroughRun(t *testing.T, w *auditWorld) {
 	srv := w.llm(t)
 	jsonPath := filepath.Join(w.root, "report.json")
 	cmd := w.command(t, "run", w.file, "--method", "clamp", "--diff", "HEAD", "--rounds", "1", "--workers", "1", "--sandbox", "on",
-		"--agents", "llm", "--llm-base-url", srv.URL, "--llm-model", "scripted", "--json", jsonPath, "--log-level", "debug")
+		"--agents", "llm", "--llm-base-url", srv.URL, "--llm-model", "scripted", "--set", "suite.minimal=off", "--json", jsonPath, "--log-level", "debug")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	events := w.watch(t)
@@ -383,7 +384,7 @@ func auditThroughLSP(t *testing.T, w *auditWorld) {
 	p := startLSPCommand(t, w.command(t, "lsp", "--log", logFile, "--log-level", "debug"))
 	c := p.client
 	end := w.lspJob(t, c, "advertest.generateTests", map[string]any{"agents": "llm", "rounds": 1, "sandbox": map[string]any{"mode": "on"},
-		"llm": map[string]any{"baseURL": srv.URL, "model": "scripted"}})
+		"llm": map[string]any{"baseURL": srv.URL, "model": "scripted"}, "suite": map[string]any{"minimal": "off"}})
 	if _, _, err := c.WaitFrom(0, func(m lsptest.Message) bool { return m.Method == "workspace/applyEdit" }); err != nil {
 		t.Fatalf("no test file edit (the job ended with %s): %v", end, err)
 	}
