@@ -276,8 +276,10 @@ func TestHostileLLMTestsAreContained(t *testing.T) {
 		answered = true
 		return llmtest.Reply("```java\n"+strings.Replace(reply, "package org.acme;\n", "", 1)+"```", 1000, 800)
 	})
+	// suite.minimal off: the honest tests must all be in the suite, though a minimal suite
+	// (the LLM agents' default) would keep only those that kill a mutant no other kills.
 	play := func() (*report.Report, []byte, string) {
-		return w.run(t, "--agents", "llm", "--llm-base-url", srv.URL, "--llm-model", "scripted")
+		return w.run(t, "--agents", "llm", "--llm-base-url", srv.URL, "--llm-model", "scripted", "--set", "suite.minimal=off")
 	}
 	reply = hostile
 	rep, raw, log := play()
