@@ -193,6 +193,7 @@ func (c *Core) openProject(ctx context.Context, javaFile string, s settings.Sett
 		Workers:          cfg.Workers,
 		TimeoutFactor:    cfg.MutantTimeoutFactor,
 		TimeoutConstant:  cfg.MutantTimeoutConstant,
+		OriginalTimeout:  cfg.OriginalTestTimeout,
 		JacocoAgentJar:   cfg.JacocoAgentPath,
 		CacheDir:         c.opts.CacheDir,
 		Logger:           c.log,

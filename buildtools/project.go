@@ -14,6 +14,7 @@ import (
 
 	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/buildtools/sandbox"
+	"github.com/advertest/advertest-lsp/settings/schema"
 )
 
 // Project is an opened module: its model, its compiled classes and its warm worker pool. It is
@@ -37,9 +38,14 @@ type OpenTiming struct {
 
 // ProjectOptions are the run-time settings of a Project's pool.
 type ProjectOptions struct {
-	Workers         int
+	Workers int
+	// TimeoutFactor and TimeoutConstant (mutantTimeout.factor, .constantMs) are a test's budget
+	// on a mutant that its run gives none (harness.Config.MutantBudget); OriginalTimeout
+	// (originalTestTimeoutMs) is a test's limit on the original. Zero: the settings table's
+	// default (docs/settings.md), the only place the defaults are written.
 	TimeoutFactor   float64
 	TimeoutConstant time.Duration
+	OriginalTimeout time.Duration
 	JavaHome        string
 	JacocoAgentJar  string
 	CacheDir        string
@@ -100,8 +106,7 @@ func OpenProject(ctx context.Context, loader *Loader, javaFile string, opts Proj
 	<-workerReady
 	cfg := mod.HarnessConfig()
 	cfg.Workers = opts.Workers
-	cfg.TimeoutFactor = opts.TimeoutFactor
-	cfg.TimeoutConstant = opts.TimeoutConstant
+	cfg.MutantBudget, cfg.OriginalTimeout = opts.budgets()
 	cfg.JavaHome = opts.JavaHome
 	cfg.JacocoAgentJar = opts.JacocoAgentJar
 	cfg.HeapMB = opts.WorkerHeapMB
@@ -217,4 +222,21 @@ func (m *Module) TestClasses() ([]string, error) {
 func isTestClassName(base string) bool {
 	return strings.HasPrefix(base, "Test") || strings.HasSuffix(base, "Test") ||
 		strings.HasSuffix(base, "Tests") || strings.HasSuffix(base, "TestCase")
+}
+
+// budgets are the pool's time limits: opts', the settings table's defaults where they are zero.
+func (opts ProjectOptions) budgets() (harness.Budget, time.Duration) {
+	defaults := schema.Defaults(func(string) string { return "" })
+	b := harness.Budget{Factor: opts.TimeoutFactor, Constant: opts.TimeoutConstant}
+	if b.Factor <= 0 {
+		b.Factor = defaults.MutantTimeoutFactor
+	}
+	if b.Constant <= 0 {
+		b.Constant = defaults.MutantTimeoutConstant
+	}
+	original := opts.OriginalTimeout
+	if original <= 0 {
+		original = defaults.OriginalTestTimeout
+	}
+	return b, original
 }

@@ -19,6 +19,9 @@ type Config struct {
 	// factor × the test's time on the original + constant.
 	MutantTimeoutFactor   float64
 	MutantTimeoutConstant time.Duration
+	// OriginalTestTimeout (originalTestTimeoutMs) bounds each test on the original: the
+	// baseline's limit, which the mutants' budgets never replace.
+	OriginalTestTimeout time.Duration
 	// Workers is the JVM pool's size (0: the number of cores).
 	Workers int
 	// MavenArgs are added to every Maven call.
@@ -75,6 +78,7 @@ func ConfigFrom(v schema.Values) Config {
 		Rounds:                v.Rounds,
 		MutantTimeoutFactor:   v.MutantTimeoutFactor,
 		MutantTimeoutConstant: v.MutantTimeoutConstant,
+		OriginalTestTimeout:   v.OriginalTestTimeout,
 		Workers:               v.Workers,
 		MavenArgs:             append([]string(nil), v.MavenArgs...),
 		JacocoAgentPath:       v.JacocoAgent,

@@ -56,7 +56,7 @@ func (s Settings) LLMConfig() llm.Config { return llm.ConfigFrom(s.Values) }
 // they run and time tests, what the sandbox lets in, which variable Maven, Gradle and the
 // workers never see): a change of them needs a new one.
 func (s Settings) ProjectKey() string {
-	return fmt.Sprintf("%d|%g|%s|%g|%d|%s|%s|%d|%d|%s|%s|%s", s.Workers, s.MutantTimeoutFactor, s.MutantTimeoutConstant,
+	return fmt.Sprintf("%d|%g|%s|%s|%g|%d|%s|%s|%d|%d|%s|%s|%s", s.Workers, s.MutantTimeoutFactor, s.MutantTimeoutConstant, s.OriginalTestTimeout,
 		s.StepFactor, s.StepConstant, strings.Join(s.MavenArgs, "\x00"), s.JacocoAgent,
 		s.WorkerHeapMB, s.MaxLeakedThreads, s.SandboxMode, strings.Join(s.SandboxEnv, "\x00"), s.LLM.APIKeyEnv)
 }

@@ -40,7 +40,8 @@
 // and method entries in the in-memory classes, TestResult.Steps), and past RunSpec.StepBudgets
 // the test throws a TimeoutError whatever the machine's load. Time is the backstop, in layers:
 // the test thread throws a TimeoutError at its next check once its wall-clock budget
-// (TimeoutFactor × its normal time + TimeoutConstant) is spent; a thread that
+// is spent (on a mutant, Config.MutantBudget.Of its time on the original; on the original,
+// Config.OriginalTimeout); a thread that
 // does not stop two seconds later makes the worker ask for a restart; and the Go side kills a
 // worker that stays silent past budget + 5 s. Context cancellation sends a cancel line and kills the
 // worker if it has not answered within a second. Memory is bounded too: Config.HeapMB (-Xmx, 512

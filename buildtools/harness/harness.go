@@ -21,18 +21,27 @@ import (
 // Config says which JDK runs the workers and what they load. Zero values get the defaults given
 // on each field.
 type Config struct {
-	JavaHome         string        // "" → $JAVA_HOME, else `java` on PATH
-	LibraryClasspath []string      // jars/dirs loaded once in a shared parent loader: JUnit, Mockito, the project's dependency jars
-	ProjectClassDirs []string      // the module's main and test output folders: re-loaded in a fresh child loader for every run
-	SourceRoots      []string      // main+test source roots (informational: overrides compile against ProjectClassDirs)
-	Release          string        // language level, e.g. "11", "17" ("" = the JDK's default)
-	CompilerArgs     []string      // extra javac flags from the build
-	JacocoAgentJar   string        // "" → find: /usr/share/java/org.jacoco.agent.jar (extract jacocoagent.jar), local Maven repo
-	CoverageIncludes []string      // JaCoCo includes= patterns for the project's packages, e.g. "org.acme.*"; "" → the packages that hold classes in ProjectClassDirs
-	Workers          int           // 0 → runtime.NumCPU()
-	TimeoutFactor    float64       // 1.25
-	TimeoutConstant  time.Duration // 4s
-	HeapMB           int           // each worker's heap (-Xmx); 0 → 512. Metaspace, direct memory and thread stacks are capped too.
+	JavaHome         string   // "" → $JAVA_HOME, else `java` on PATH
+	LibraryClasspath []string // jars/dirs loaded once in a shared parent loader: JUnit, Mockito, the project's dependency jars
+	ProjectClassDirs []string // the module's main and test output folders: re-loaded in a fresh child loader for every run
+	SourceRoots      []string // main+test source roots (informational: overrides compile against ProjectClassDirs)
+	Release          string   // language level, e.g. "11", "17" ("" = the JDK's default)
+	CompilerArgs     []string // extra javac flags from the build
+	JacocoAgentJar   string   // "" → find: /usr/share/java/org.jacoco.agent.jar (extract jacocoagent.jar), local Maven repo
+	CoverageIncludes []string // JaCoCo includes= patterns for the project's packages, e.g. "org.acme.*"; "" → the packages that hold classes in ProjectClassDirs
+	Workers          int      // 0 → runtime.NumCPU()
+	HeapMB           int      // each worker's heap (-Xmx); 0 → 512. Metaspace, direct memory and thread stacks are capped too.
+	// MutantBudget bounds a test on changed code (overrides, extra tests) that its RunSpec
+	// gives no budget: MutantBudget.Of(its last passing time on the unchanged project), or
+	// MutantBudget.Constant when that is not known. The settings mutantTimeout.factor and
+	// .constantMs; Open refuses a Constant that is not positive (the defaults are the settings
+	// table's alone, docs/settings.md).
+	MutantBudget Budget
+	// OriginalTimeout is the limit of a test on the original (RunSpec.Original, and runs of the
+	// unchanged project) that its RunSpec gives no budget: the setting originalTestTimeoutMs.
+	// The mutants' budgets never apply there: a test slow on the original is slow, not
+	// failing. Open refuses one that is not positive.
+	OriginalTimeout time.Duration
 	// ThreadLimit is how many live non-daemon threads the tests may leave in a worker (threads
 	// that did not end within a grace period after their test) before it is restarted; 0 → 32.
 	ThreadLimit int
@@ -125,13 +134,17 @@ type Digest struct {
 
 // RunSpec says what one Run compiles and runs.
 type RunSpec struct {
-	Overrides          []Source                 // replace project classes for this run (a mutant, an unsaved buffer); compiled in memory
-	ExtraTests         []Source                 // extra (generated) test classes compiled in memory with the overrides
-	Tests              []TestID                 // which tests; Method "" means every test of that class
-	Coverage           bool                     // per-test coverage of CoverClasses
-	CoverClasses       []string                 // binary names of classes to report coverage for (their nested classes come too)
-	Timeouts           map[TestID]time.Duration // per-test budget; missing → TimeoutFactor × the test's normal time (its last pass on the unchanged project) + TimeoutConstant; normal time unknown → TimeoutConstant, or 60 s when the run has no overrides and no extra tests
-	StopAtFirstFailure bool                     // stop at the first failed/errored/timed-out test (mutation testing)
+	Overrides    []Source                 // replace project classes for this run (a mutant, an unsaved buffer); compiled in memory
+	ExtraTests   []Source                 // extra (generated) test classes compiled in memory with the overrides
+	Tests        []TestID                 // which tests; Method "" means every test of that class
+	Coverage     bool                     // per-test coverage of CoverClasses
+	CoverClasses []string                 // binary names of classes to report coverage for (their nested classes come too)
+	Timeouts     map[TestID]time.Duration // per-test budget; missing → Config.OriginalTimeout on the original (Original, or no overrides and no extra tests), else Config.MutantBudget.Of(the test's last passing time on the unchanged project), or MutantBudget.Constant when that is not known
+	// Original says the overrides are the original's code (the class under test compiled in
+	// memory, the generated tests that passed on it): a baseline, not a mutant run. Its tests
+	// without a Timeouts entry get Config.OriginalTimeout, not the mutants' budget.
+	Original           bool
+	StopAtFirstFailure bool // stop at the first failed/errored/timed-out test (mutation testing)
 	// StepBudgets bound tests deterministically: a test past its budget of steps (backward
 	// jumps and method entries counted in the classes compiled in memory, see TestResult.Steps)
 	// ends as a Timeout, whatever the machine's load. A test without one has no step limit;
@@ -282,11 +295,11 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.NumCPU()
 	}
-	if cfg.TimeoutFactor <= 0 {
-		cfg.TimeoutFactor = 1.25
+	if cfg.MutantBudget.Constant <= 0 {
+		return nil, errors.New("harness: Config.MutantBudget.Constant is not set (the setting mutantTimeout.constantMs)")
 	}
-	if cfg.TimeoutConstant <= 0 {
-		cfg.TimeoutConstant = 4 * time.Second
+	if cfg.OriginalTimeout <= 0 {
+		return nil, errors.New("harness: Config.OriginalTimeout is not set (the setting originalTestTimeoutMs)")
 	}
 	if cfg.HeapMB <= 0 {
 		cfg.HeapMB = defaultHeapMB
@@ -746,37 +759,51 @@ func (p *Pool) drainInBackground(s *slot, id int64, wait time.Duration) {
 	}()
 }
 
+// Budget is a test's wall-clock budget on a mutant: Factor × its time on the original +
+// Constant (the settings mutantTimeout.factor and .constantMs). Of is the one place the
+// formula is written; the engine gives each mutant's tests theirs with it.
+type Budget struct {
+	Factor   float64
+	Constant time.Duration
+}
+
+// Of is the budget of a test whose time on the original is normal.
+func (b Budget) Of(normal time.Duration) time.Duration {
+	return time.Duration(b.Factor*float64(normal)) + b.Constant
+}
+
 // budgetsFor returns the default budget and the known per-test budgets for a run.
 func (p *Pool) budgetsFor(spec RunSpec) (time.Duration, map[TestID]time.Duration) {
-	def := p.cfg.TimeoutConstant
-	if len(spec.Overrides) == 0 && len(spec.ExtraTests) == 0 {
-		// The project's own tests on its own code: their normal time is what we are learning.
-		def = unknownOriginalBudget
-	}
-	classes := map[string]bool{}
-	for _, t := range spec.Tests {
-		classes[t.Class] = true
-	}
 	out := map[TestID]time.Duration{}
-	p.normalMu.Lock()
-	for id, d := range p.normal {
-		if classes[id.Class] {
-			out[id] = time.Duration(p.cfg.TimeoutFactor*float64(d)) + p.cfg.TimeoutConstant
+	def := p.cfg.OriginalTimeout
+	if !spec.onOriginal() {
+		def = p.cfg.MutantBudget.Constant
+		classes := map[string]bool{}
+		for _, t := range spec.Tests {
+			classes[t.Class] = true
 		}
+		p.normalMu.Lock()
+		for id, d := range p.normal {
+			if classes[id.Class] {
+				out[id] = p.cfg.MutantBudget.Of(d)
+			}
+		}
+		p.normalMu.Unlock()
 	}
-	p.normalMu.Unlock()
 	for id, d := range spec.Timeouts {
 		out[id] = d
 	}
 	return def, out
 }
 
-// unknownOriginalBudget bounds a project test whose normal time is not known yet, run on the
-// unchanged project.
-const unknownOriginalBudget = 60 * time.Second
+// onOriginal says the run's code is the original's: the unchanged project, or overrides its
+// caller says are the original (a baseline).
+func (spec RunSpec) onOriginal() bool {
+	return spec.Original || len(spec.Overrides) == 0 && len(spec.ExtraTests) == 0
+}
 
 func (p *Pool) learn(spec RunSpec, results []TestResult) {
-	if len(spec.Overrides) > 0 || len(spec.ExtraTests) > 0 {
+	if !spec.onOriginal() {
 		return
 	}
 	p.normalMu.Lock()

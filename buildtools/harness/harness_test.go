@@ -107,7 +107,8 @@ func (p project) config() Config {
 		ProjectClassDirs: []string{p.main, p.test},
 		Release:          "11",
 		Workers:          1,
-		TimeoutConstant:  2 * time.Second,
+		MutantBudget:     Budget{Factor: 1.25, Constant: 2 * time.Second},
+		OriginalTimeout:  time.Minute,
 		CacheDir:         fx.cache,
 	}
 }
@@ -745,6 +746,7 @@ func TestControllerHelper(t *testing.T) {
 		t.Skip("helper process for TestControllerDeathKillsWorkers")
 	}
 	p, err := Open(context.Background(), Config{LibraryClasspath: junit4Libs, Workers: 1, CacheDir: os.Getenv("HARNESS_CACHE"),
+		MutantBudget: Budget{Factor: 1.25, Constant: 4 * time.Second}, OriginalTimeout: time.Minute,
 		ProjectClassDirs: []string{os.Getenv("HARNESS_J4_MAIN"), os.Getenv("HARNESS_J4_TEST")}})
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/loop/mutants"
 	"github.com/advertest/advertest-lsp/loop/report"
+	settings "github.com/advertest/advertest-lsp/settings/schema"
 )
 
 // Runner compiles and runs tests in the JVM; *harness.Pool is the one the product uses.
@@ -42,13 +43,15 @@ type Options struct {
 	// Parallelism is how many mutants are evaluated at once (the pool's size); 0 means 1.
 	Parallelism int
 	// TimeoutFactor and TimeoutConstant give each test's budget on a mutant:
-	// factor × its time on the original + constant. Zero values mean 1.25 and 4 s.
+	// factor × its time on the original + constant (harness.Budget). Zero values mean the
+	// settings table's defaults (mutantTimeout.factor and .constantMs, docs/settings.md).
 	TimeoutFactor   float64
 	TimeoutConstant time.Duration
 	// StepFactor and StepConstant give each test's deterministic budget on a mutant, in steps
 	// (backward jumps and method entries in the classes compiled in memory): factor × its steps
-	// on the original + constant. Zero values mean 10 and 1,000; a negative StepFactor turns
-	// step budgets off (wall-clock budgets only). The wall-clock budget stays the backstop.
+	// on the original + constant. Zero values mean the settings table's defaults
+	// (mutantTimeout.stepFactor and .stepConstant); a negative StepFactor turns step budgets
+	// off (wall-clock budgets only). The wall-clock budget stays the backstop.
 	StepFactor   float64
 	StepConstant int64
 	// PerMutant turns mutant schemata off: every mutant is compiled on its own. By default the
@@ -58,7 +61,9 @@ type Options struct {
 	// Schema, when set, is the mutant schema PrepareSchema started for this evaluation (it is
 	// compiled here instead when it was prepared for another subject, suite or mutants).
 	Schema *PendingSchema
-	// Progress, when set, is called after each mutant with the counts so far.
+	// Progress, when set, is called after each mutant with the counts so far, from the
+	// goroutines that evaluate the mutants, one call at a time and in the order of done (1, 2,
+	// …, total): it must not block for long, the next mutant's report waits for it.
 	Progress func(done, total int)
 	// Known maps bytecode digests (Stats.Digests of earlier evaluations) to the id of a mutant
 	// outside this evaluation that has its verdict: a mutant that compiles to one of them is a
@@ -69,38 +74,36 @@ type Options struct {
 	AllKillers bool
 }
 
+// budget is a test's wall-clock budget on a mutant, given its time on the original.
 func (o Options) budget(normal time.Duration) time.Duration {
-	f, c := o.TimeoutFactor, o.TimeoutConstant
-	if f <= 0 {
-		f = 1.25
+	b := harness.Budget{Factor: o.TimeoutFactor, Constant: o.TimeoutConstant}
+	if b.Factor <= 0 {
+		b.Factor = defaults.MutantTimeoutFactor
 	}
-	if c <= 0 {
-		c = 4 * time.Second
+	if b.Constant <= 0 {
+		b.Constant = defaults.MutantTimeoutConstant
 	}
-	return time.Duration(float64(normal)*f) + c
+	return b.Of(normal)
 }
 
 // stepBudget is a test's step budget on a mutant, given its steps on the original; 0: none.
+// It is the wall-clock budget's formula over steps: factor × steps + constant.
 func (o Options) stepBudget(normal int64) int64 {
 	f, c := o.StepFactor, o.StepConstant
 	if f < 0 {
 		return 0
 	}
 	if f == 0 {
-		f = DefaultStepFactor
+		f = defaults.StepFactor
 	}
 	if c <= 0 {
-		c = DefaultStepConstant
+		c = defaults.StepConstant
 	}
 	return int64(f*float64(normal)) + c
 }
 
-// The defaults of Options.StepFactor and StepConstant (the settings mutantTimeout.stepFactor and
-// .stepConstant have the same).
-const (
-	DefaultStepFactor   = 10
-	DefaultStepConstant = 1_000
-)
+// defaults are the settings table's defaults: those of Options' zero values.
+var defaults = settings.Defaults(func(string) string { return "" })
 
 // ErrOriginalDoesNotCompile is returned by RunBaseline when the subject itself does not compile.
 var ErrOriginalDoesNotCompile = errors.New("the original class does not compile")
@@ -175,6 +178,9 @@ func RunBaseline(ctx context.Context, r Runner, subj Subject, suite Suite) (*Bas
 		CoverClasses: []string{subj.Class},
 		// Split by test class over the pool's workers; the union still comes out exact.
 		Sharded: true,
+		// The original's tests get the original's limit, not a mutant's budget: their times
+		// are what the mutants' budgets are measured against.
+		Original: true,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("running the suite on the original: %w", err)
@@ -359,10 +365,13 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 	}
 	results := make([]*report.Mutant, len(ms))
 	var (
-		mu       sync.Mutex
-		stats    Stats
-		done     int
-		firstErr error
+		// mu guards the verdicts, the stats, done and firstErr; progressMu orders the
+		// Progress calls (taken under mu, never the other way round).
+		mu         sync.Mutex
+		progressMu sync.Mutex
+		stats      Stats
+		done       int
+		firstErr   error
 	)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -437,10 +446,14 @@ func Evaluate(ctx context.Context, r Runner, subj Subject, suite Suite, base *Ba
 			stats.Mutants++
 			done++
 			d := done
+			// progressMu is taken before mu is let go: the counts reach Progress in their
+			// order, and mu is not held while Progress runs.
+			progressMu.Lock()
 			mu.Unlock()
 			if opts.Progress != nil {
 				opts.Progress(d, len(ms))
 			}
+			progressMu.Unlock()
 		}(i)
 	}
 	wg.Wait()

@@ -153,6 +153,13 @@ var Table = []Setting{
 		field:       func(v *Values) any { return &v.StepConstant },
 	},
 	{
+		Name: "originalTestTimeoutMs", Type: Integer, Default: 60_000, Min: 1, Max: 3_600_000, Scope: Window,
+		Description: "The time limit of one test on the original, in milliseconds: the baseline run, which measures the times and " +
+			"steps the mutants' budgets are based on. The mutants' budgets (`mutantTimeout.*`) do not apply there: a test slower " +
+			"than them on the original is slow, not failing; one past this limit is reported failing on the original and cannot kill mutants.",
+		field: func(v *Values) any { return &v.OriginalTestTimeout },
+	},
+	{
 		Name: "mutants.operators", Type: StringList, Default: []string{"default", "strong"}, NonEmpty: true, Scope: Window,
 		Description: "The mutation operators the rule-based M and the analysis may use: group names (`default`, `strong`) and operator codes, " +
 			"e.g. `[\"default\", \"ROR\"]` (`advertest mutate --list-operators` lists them). M's first move plays the selection's " +

@@ -43,6 +43,8 @@ type Values struct {
 	// budget of a test on a mutant in counted loop steps.
 	StepFactor   float64
 	StepConstant int64
+	// OriginalTestTimeout is originalTestTimeoutMs: the limit of one test on the original.
+	OriginalTestTimeout time.Duration
 	// Operators is mutants.operators: group names and operator codes.
 	Operators []string
 	// Workers is workers: the JVM pool's size per module (0: one per core).
