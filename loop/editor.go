@@ -3,6 +3,7 @@ package loop
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -71,12 +72,17 @@ func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOpti
 	}
 	out.Baseline = base
 	rep.Timing.BaselineMs = base.Duration.Milliseconds()
+	var projectFailing []engine.TestID
 	for _, id := range base.Failing {
 		if id.Class == generated.ClassName {
 			rep.Tests.FailingOnOriginal = append(rep.Tests.FailingOnOriginal, id.String())
 		} else {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("test %s fails on the original: it cannot kill mutants (%s)", id, firstLine(base.Results[id].Message)))
+			projectFailing = append(projectFailing, id)
+			rep.ProjectTestsFailing = append(rep.ProjectTestsFailing, report.TestNote{Test: id.String(), Reason: firstLine(base.Results[id].Message)})
 		}
+	}
+	if w := projectFailingWarning(projectFailing, rep.ProjectTestsFailing); w != "" {
+		rep.Warnings = append(rep.Warnings, w)
 	}
 	sink.emit(Event{Phase: PhaseMutants, Agent: "M", Mutants: len(ms), Message: fmt.Sprintf("%d mutants", len(ms))})
 	eopts.Progress = func(done, total int) {
@@ -278,4 +284,43 @@ func Round(ctx context.Context, proj Project, t *Target, known []report.Mutant, 
 	c := report.Counts(out.Report.Mutants)
 	sink.emit(Event{Phase: PhaseDone, Mutants: len(out.Report.Mutants), Killed: c[report.Killed], Survived: c[report.Survived], Score: out.Report.MutationScore})
 	return out, err
+}
+
+// projectFailingWarning is the one warning about the project's tests that fail on the original,
+// ids, with notes their entries in the report ("" when none does): the test and why when it is
+// one, else their count and the classes with the most of them, by simple name.
+func projectFailingWarning(ids []engine.TestID, notes []report.TestNote) string {
+	switch len(ids) {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("test %s of the project fails on the original: it cannot kill mutants (%s)", notes[0].Test, notes[0].Reason)
+	}
+	perClass := map[string]int{}
+	for _, id := range ids {
+		class := id.Class
+		if i := strings.LastIndexAny(class, ".$"); i >= 0 {
+			class = class[i+1:]
+		}
+		perClass[class]++
+	}
+	classes := make([]string, 0, len(perClass))
+	for c := range perClass {
+		classes = append(classes, c)
+	}
+	sort.Slice(classes, func(i, j int) bool {
+		a, b := classes[i], classes[j]
+		return perClass[a] > perClass[b] || perClass[a] == perClass[b] && a < b
+	})
+	const shown = 3
+	parts := make([]string, 0, shown+1)
+	for i, c := range classes {
+		if i == shown {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s: %d", c, perClass[c]))
+	}
+	return fmt.Sprintf("%d tests of the project fail on the original (%s): they cannot kill mutants; the report lists them (projectTestsFailingOnOriginal)",
+		len(ids), strings.Join(parts, ", "))
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Exit statuses shared by every subcommand (docs/contracts.md, "Command line").
@@ -25,6 +26,26 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+}
+
+// lockedWriter is a writer that any goroutine may write to: one Write at a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+// underlying is the writer w writes to in the end (a lockedWriter's own).
+func underlying(w io.Writer) io.Writer {
+	if l, ok := w.(*lockedWriter); ok {
+		return l.w
+	}
+	return w
 }
 
 // command is one subcommand. setFlags declares its flags on fs and returns
@@ -53,6 +74,9 @@ func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(f
 
 // run is main without the process: it returns the exit status.
 func run(ctx context.Context, args []string, e *env) int {
+	// Stderr is written from several goroutines (the progress and the warnings of the
+	// engine's goroutines and the use case's, the logger): one lock for every write.
+	e = &env{stdin: e.stdin, stdout: e.stdout, stderr: &lockedWriter{w: e.stderr}}
 	cmds := commands()
 	if len(args) == 0 {
 		fmt.Fprintln(e.stderr, "advertest: missing command")

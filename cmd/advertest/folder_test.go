@@ -221,9 +221,10 @@ public final class Sealed {
 		t.Fatalf("status %d", code)
 	}
 	const why = "the test agent wrote no initial test for this method: every input failed before the call"
-	if !strings.Contains(stderr, "warning: "+why) {
-		t.Errorf("stderr does not say %q", why)
+	if n := strings.Count(stderr, why); n != 1 || !strings.Contains(stderr, "warning: `doubled`: "+why) {
+		t.Errorf("stderr says %q %d times, want once, as a warning on `doubled`", why, n)
 	}
+	checkReadable(t, stderr)
 	d, err := report.ReadFile("run.json")
 	if err != nil || d.Single == nil {
 		t.Fatalf("run.json: %v", err)

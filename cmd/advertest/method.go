@@ -6,6 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
+	"sync"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -68,11 +71,11 @@ func onMethod(ctx context.Context, e *env, cmd string, tf *targetFlags, arg stri
 	interrupted := errors.Is(err, context.Canceled)
 	if err != nil && !interrupted {
 		if len(rep.Mutants) > 0 {
-			printTable(e.stderr, rep, false) // what was found before the failure
+			printTable(e.stderr, ev.unsaid(rep), false) // what was found before the failure
 		}
 		return failRun(e, cmd, err)
 	}
-	printTable(e.stderr, rep, interrupted)
+	printTable(e.stderr, ev.unsaid(rep), interrupted)
 	if !interrupted && done != nil {
 		if code := done(ev); code != exitOK {
 			return code
@@ -98,7 +101,9 @@ func moduleDir(moduleRoot string) string {
 	return ""
 }
 
-// cliEvents prints a use case's events on stderr and keeps the suite it offers for done.
+// cliEvents prints a use case's events on stderr and keeps the suite it offers for done. Its
+// methods are called from the use case's goroutines, Progress also from the engine's: the
+// printing goes through progress, whose lock keeps each line whole, and mu guards said.
 type cliEvents struct {
 	app.NoEvents
 	cmd      string
@@ -106,13 +111,38 @@ type cliEvents struct {
 	progress *progress
 	// suite is the last suite offered, nil when none was.
 	suite *app.SuiteFile
+
+	mu sync.Mutex
+	// said are the warnings printed while the run went on: the table does not print them again.
+	said []string
 }
 
 func (c *cliEvents) Progress(e loop.Event) { c.progress.sink(e) }
 
 func (c *cliEvents) Warning(w app.Warning) {
-	c.progress.clear()
-	fmt.Fprintf(c.w, "advertest %s: warning: %s\n", c.cmd, w.Message)
+	c.mu.Lock()
+	c.said = append(c.said, w.Message)
+	c.mu.Unlock()
+	c.progress.line(fmt.Sprintf("advertest %s: warning: %s", c.cmd, w.Message))
+}
+
+// unsaid is rep for its table: its warnings without those printed while the run went on (the
+// use case prefixes the method's name to a report warning it also sends as an event). The
+// report itself, for the JSON, keeps every warning.
+func (c *cliEvents) unsaid(rep *report.Report) *report.Report {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.said) == 0 || len(rep.Warnings) == 0 {
+		return rep
+	}
+	shown := *rep
+	shown.Warnings = nil
+	for _, w := range rep.Warnings {
+		if !slices.ContainsFunc(c.said, func(said string) bool { return said == w || strings.HasSuffix(said, ": "+w) }) {
+			shown.Warnings = append(shown.Warnings, w)
+		}
+	}
+	return &shown
 }
 
 // Suite keeps the suite: the CLI writes it after the table, with --write-tests only.

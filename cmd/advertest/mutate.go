@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/advertest/advertest-lsp/app"
@@ -120,17 +121,24 @@ func printMutateTable(w io.Writer, rep *report.Report, interrupted bool) {
 }
 
 // progress prints phases and counts on stderr: a line that rewrites itself on a terminal, a
-// line per phase elsewhere.
+// line per phase elsewhere, never the same line twice in a row. It is called from the use
+// case's goroutine (phases, warnings through line, clear and done) and from the engine's
+// goroutines (the counts of the mutants evaluated, which the engine sends one at a time and in
+// order); mu makes each call one step, so a warning never lands inside a progress line.
 type progress struct {
-	w        io.Writer
-	tty      bool
+	w   io.Writer
+	tty bool
+
+	mu sync.Mutex
+	// last is when a count was last printed (not a terminal: at most one a second); lastLine
+	// is the last progress line printed there, which is not printed again right after itself.
 	last     time.Time
 	lastLine string
 }
 
 func newProgress(w io.Writer) *progress {
 	p := &progress{w: w}
-	if f, ok := w.(*os.File); ok {
+	if f, ok := underlying(w).(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 			p.tty = true
 		}
@@ -162,23 +170,37 @@ func (p *progress) sink(ev loop.Event) {
 }
 
 func (p *progress) print(msg string, important bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.tty {
 		fmt.Fprintf(p.w, "\r\033[K%s", msg)
-		if important {
-			p.lastLine = msg
-		}
 		return
 	}
-	// Not a terminal: phases always, counts at most once a second.
-	if !important && time.Since(p.last) < time.Second {
+	// Not a terminal: phases always, counts at most once a second, and a line never twice in
+	// a row (a game's round reports its phase at each of its steps).
+	if msg == p.lastLine || !important && time.Since(p.last) < time.Second {
 		return
 	}
-	p.last = time.Now()
+	p.last, p.lastLine = time.Now(), msg
 	fmt.Fprintln(p.w, msg)
+}
+
+// line prints a line of its own (a warning), taking a terminal's progress line away first.
+func (p *progress) line(text string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearLocked()
+	fmt.Fprintln(p.w, text)
 }
 
 // clear takes a terminal's progress line away before another line is printed.
 func (p *progress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clearLocked()
+}
+
+func (p *progress) clearLocked() {
 	if p.tty {
 		fmt.Fprint(p.w, "\r\033[K")
 	}

@@ -69,7 +69,7 @@ type MutateRun struct {
 	// MutantsPerSecond is the mutants over the whole command's wall time.
 	MutantsPerSecond float64  `json:"mutantsPerSecond"`
 	Score            *float64 `json:"score"`
-	// FailingOnOriginal counts the warnings about the project's tests failing on the original.
+	// FailingOnOriginal counts the project's tests that fail on the original.
 	FailingOnOriginal int    `json:"failingOnOriginal"`
 	Error             string `json:"error,omitempty"`
 }
@@ -226,8 +226,11 @@ func (r *mutateRunner) mutate(ctx context.Context, dir string, targets []string)
 				survived++
 			}
 		}
+		// The report lists the project's tests that fail on the original; one written before
+		// it did has a warning for each.
+		run.FailingOnOriginal += len(rep.ProjectTestsFailing)
 		for _, w := range rep.Warnings {
-			if strings.Contains(w, "fails on the original") {
+			if len(rep.ProjectTestsFailing) == 0 && strings.Contains(w, "fails on the original") {
 				run.FailingOnOriginal++
 			}
 		}

@@ -82,7 +82,7 @@ type Tests struct {
 	LeftOut []string `json:"leftOut,omitempty"`
 }
 
-// TestNote is a generated test and a reason.
+// TestNote is a test and a reason.
 type TestNote struct {
 	Test   string `json:"test"`
 	Reason string `json:"reason"`
@@ -202,6 +202,9 @@ type Report struct {
 	// Warnings carries what the user should know (zero valid mutants, tests failing on the
 	// original, a method the offline test agent cannot drive).
 	Warnings []string `json:"warnings,omitempty"`
+	// ProjectTestsFailing are the project's own tests that fail on the original, each with
+	// its failure's first line: they cannot kill mutants. One warning counts them.
+	ProjectTestsFailing []TestNote `json:"projectTestsFailingOnOriginal,omitempty"`
 
 	// Coverage holds the counts behind LineCoverage and BranchCoverage, so that a report over
 	// many methods can add them up; absent in reports written before it existed.
