@@ -91,6 +91,7 @@ func TestMutateFolderShardsMerge(t *testing.T) {
 			t.Fatalf("mutate %q: status %d\n%s", args, code, stderr)
 		}
 		t.Logf("mutate %q:\n%s", args, stderr)
+		checkReadable(t, stderr)
 	}
 	mutate("--json", "all.json")
 	mutate("--shard", "1/2", "--json", "s1.json")
@@ -166,6 +167,7 @@ func TestRunGrowsTheClassSuite(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("status %d", code)
 	}
+	checkReadable(t, stderr)
 	m := readMulti(t, "run.json")
 	if len(m.Methods) != 2 || m.Methods[0].Target.Method != "clamp" || m.Methods[1].Target.Method != "bulkPrice" {
 		t.Fatalf("methods %q", methodKeys(m.Methods))
