@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/advertest/advertest-lsp/loop"
+	"github.com/advertest/advertest-lsp/loop/agent"
 	"github.com/advertest/advertest-lsp/loop/state"
 )
 
@@ -42,7 +43,7 @@ func States(javaFile string) (root string, states []*state.Method, err error) {
 func (r *run) generatedSuite() (class, text string) {
 	top := r.req.Method.Target.Method.TopLevelClass
 	pkg := packageOf(top)
-	simple := loop.TestClassName(top)
+	simple := agent.TestClassName(top)
 	class = simple
 	if pkg != "" {
 		class = pkg + "." + simple

@@ -8,6 +8,7 @@ import (
 
 	"github.com/advertest/advertest-lsp/buildtools/sandbox"
 	"github.com/advertest/advertest-lsp/loop"
+	"github.com/advertest/advertest-lsp/loop/agent"
 	"github.com/advertest/advertest-lsp/loop/mutants"
 	"github.com/advertest/advertest-lsp/loop/report"
 	"github.com/advertest/advertest-lsp/loop/state"
@@ -308,7 +309,7 @@ func (c *Core) Kill(ctx context.Context, req Request, target report.Mutant, ev E
 	}
 	defer r.lease.Release()
 	mt := req.Method.Target.Method
-	testFile := r.lease.Project.TestFileFor(packageOf(mt.TopLevelClass), loop.TestClassName(mt.TopLevelClass))
+	testFile := r.lease.Project.TestFileFor(packageOf(mt.TopLevelClass), agent.TestClassName(mt.TopLevelClass))
 	existing, _ := c.buffer(testFile)
 	m := mutants.Mutant{ID: target.ID, Line: target.Line, Original: target.Original, Mutated: target.Mutated,
 		Origin: mutants.Origin(target.Origin), Operator: target.Operator, Description: target.Description}

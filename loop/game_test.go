@@ -370,11 +370,11 @@ func (silentT) InitialSuite(context.Context, *agent.Subject) ([]agent.Test, erro
 func (silentT) KillMutant(context.Context, *agent.Subject, mutants.Mutant) ([]agent.Test, error) {
 	return nil, nil
 }
-func (silentT) WhyNoTests(_ *agent.Subject, mutantID string) (agent.Evidence, bool) {
-	if mutantID == "" {
-		return agent.Evidence{Why: "every input failed before the call", Facts: []string{"3 inputs tried"}}, true
-	}
-	return agent.Evidence{Why: "no input told it apart"}, true
+func (silentT) ExplainedInitialSuite(context.Context, *agent.Subject) ([]agent.Test, agent.Evidence, error) {
+	return nil, agent.Evidence{Why: "every input failed before the call", Facts: []string{"3 inputs tried"}}, nil
+}
+func (silentT) ExplainedKillMutant(context.Context, *agent.Subject, mutants.Mutant) ([]agent.Test, agent.Evidence, error) {
+	return nil, agent.Evidence{Why: "no input told it apart"}, nil
 }
 
 // TestGameSaysWhyTWroteNoTest: a T that writes nothing and says why leaves the reason in the

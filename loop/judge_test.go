@@ -146,14 +146,20 @@ func (t *searchingT) KillMutant(ctx context.Context, s *agent.Subject, m mutants
 	return nil, nil
 }
 
-func (t *searchingT) WhyNoTests(_ *agent.Subject, mutantID string) (agent.Evidence, bool) {
+func (t *searchingT) ExplainedInitialSuite(ctx context.Context, s *agent.Subject) ([]agent.Test, agent.Evidence, error) {
+	tests, err := t.InitialSuite(ctx, s)
+	return tests, agent.Evidence{}, err
+}
+
+func (t *searchingT) ExplainedKillMutant(ctx context.Context, s *agent.Subject, m mutants.Mutant) ([]agent.Test, agent.Evidence, error) {
+	tests, err := t.KillMutant(ctx, s, m)
 	for tag, inf := range t.seen {
-		if m := fakeMutant(5, tag); m.ID == mutantID {
+		if fakeMutant(5, tag).ID == m.ID {
 			inf := inf
-			return agent.Evidence{Why: "no input told it apart", Infection: &inf}, true
+			return tests, agent.Evidence{Why: "no input told it apart", Infection: &inf}, err
 		}
 	}
-	return agent.Evidence{}, false
+	return tests, agent.Evidence{}, err
 }
 
 // TestSearchEvidenceGivesLikelyEquivalent: T's evidence makes a survivor likely equivalent by

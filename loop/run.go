@@ -125,7 +125,7 @@ func RunFrom(ctx context.Context, proj Project, t *Target, existing []byte, cfg 
 func newGame(proj Project, t *Target, cfg Config, agents Agents, sink EventSink) (*game, error) {
 	pctx := t.Parsed.Context(t.Method)
 	junit := proj.JUnitVersion()
-	className := TestClassName(t.Method.TopLevelClass)
+	className := agent.TestClassName(t.Method.TopLevelClass)
 	g := &game{
 		proj: proj, target: t, cfg: cfg, agents: agents, sink: sink,
 		subject: &agent.Subject{
@@ -177,7 +177,8 @@ func (g *game) play(ctx context.Context) error {
 		tErr, mErr error
 	)
 	wg.Add(2)
-	go func() { defer wg.Done(); tests, tErr = g.agents.T.InitialSuite(ctx, g.subject) }()
+	var tWhy agent.Evidence
+	go func() { defer wg.Done(); tests, tWhy, tErr = g.initialSuite(ctx) }()
 	go func() { defer wg.Done(); ms, mErr = g.agents.M.InitialMutants(ctx, g.subject) }()
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
@@ -191,10 +192,8 @@ func (g *game) play(ctx context.Context) error {
 			return fmt.Errorf("the test agent's first move: %w", tErr)
 		}
 	}
-	if tErr == nil && len(tests) == 0 {
-		if why, ok := g.whyNoTests(""); ok {
-			g.warn(NoTestWarningPrefix + " initial test for this method: " + why)
-		}
+	if tErr == nil && len(tests) == 0 && tWhy.Why != "" {
+		g.warn(NoTestWarningPrefix + " initial test for this method: " + tWhy.String())
 	}
 	if err := g.addTests(ctx, tests); err != nil {
 		return err
@@ -287,27 +286,22 @@ func (g *game) agentCannot(err error) bool {
 // or for surviving mutants (the editor shows them as messages).
 const NoTestWarningPrefix = "the test agent wrote no"
 
-// whyNoTests asks T why it wrote no test for the method (mutantID "") or a mutant, in one
-// sentence; false when T cannot say.
-func (g *game) whyNoTests(mutantID string) (string, bool) {
-	e, ok := g.noTestEvidence(mutantID)
-	if !ok {
-		return "", false
+// initialSuite is T's first move, with why it wrote no test when T can say (agent.Explainer).
+func (g *game) initialSuite(ctx context.Context) ([]agent.Test, agent.Evidence, error) {
+	if x, ok := g.agents.T.(agent.Explainer); ok {
+		return x.ExplainedInitialSuite(ctx, g.subject)
 	}
-	return e.String(), true
+	tests, err := g.agents.T.InitialSuite(ctx, g.subject)
+	return tests, agent.Evidence{}, err
 }
 
-// noTestEvidence is T's evidence for why it wrote no test; false when T cannot say.
-func (g *game) noTestEvidence(mutantID string) (agent.Evidence, bool) {
-	x, ok := g.agents.T.(agent.Explainer)
-	if !ok {
-		return agent.Evidence{}, false
+// killMutant is T's request about one mutant, with why it wrote no test when T can say.
+func (g *game) killMutant(ctx context.Context, m mutants.Mutant) ([]agent.Test, agent.Evidence, error) {
+	if x, ok := g.agents.T.(agent.Explainer); ok {
+		return x.ExplainedKillMutant(ctx, g.subject, m)
 	}
-	e, ok := x.WhyNoTests(g.subject, mutantID)
-	if !ok || e.Why == "" {
-		return agent.Evidence{}, false
-	}
-	return e, true
+	tests, err := g.agents.T.KillMutant(ctx, g.subject, m)
+	return tests, agent.Evidence{}, err
 }
 
 // SearchEquivalence is the likely equivalence that a search's evidence supports, or nil: only
@@ -366,7 +360,7 @@ func (g *game) testMove(ctx context.Context, round, rounds int) error {
 			return err
 		}
 		g.targeted[m.ID] = true
-		ts, err := g.agents.T.KillMutant(ctx, g.subject, m)
+		ts, why, err := g.killMutant(ctx, m)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -389,12 +383,10 @@ func (g *game) testMove(ctx context.Context, round, rounds int) error {
 				g.bounded[m.ID] = true
 			}
 		}
-		if len(ts) == 0 {
-			if e, ok := g.noTestEvidence(m.ID); ok {
-				g.noTestWhy[m.ID] = e.String()
-				if eq := SearchEquivalence(e); eq != nil {
-					g.searched[m.ID] = eq
-				}
+		if len(ts) == 0 && why.Why != "" {
+			g.noTestWhy[m.ID] = why.String()
+			if eq := SearchEquivalence(why); eq != nil {
+				g.searched[m.ID] = eq
 			}
 		}
 		g.sink.emit(Event{Phase: PhaseTests, Round: round, Rounds: rounds, Agent: "T", Done: i + 1, Total: len(survivors)})

@@ -24,9 +24,17 @@ type Subject struct {
 	// project has no Mockito.
 	JUnit          int
 	MockitoVersion string
-	// TestClassName is the simple name of the generated test class (<Class>AdverTest); the
-	// generated tests live in the method's package.
+	// TestClassName is the simple name of the generated test class (TestClassName of the
+	// method's top-level class); the generated tests live in the method's package.
 	TestClassName string
+}
+
+// TestClassName is the generated suite's simple name for the class under test: the top-level
+// class's simple name followed by AdverTest (nested classes share their top-level class's
+// suite). It is the project's one naming of a generated test class: the loop names the suite
+// with it, and the agents the throwaway classes they compile and run on the way.
+func TestClassName(topLevelClass string) string {
+	return topLevelClass[strings.LastIndexByte(topLevelClass, '.')+1:] + "AdverTest"
 }
 
 // Test is one generated JUnit test method.
@@ -203,8 +211,11 @@ func (e Evidence) String() string {
 	return e.Why + " (" + strings.Join(e.Facts, "; ") + ")"
 }
 
-// Explainer is a TestAgent that says why its last answer for a method (mutantID "") or for a
-// mutant held no test; ok is false when it has nothing to say (it wrote tests, or was not asked).
+// Explainer is a TestAgent whose answers say why they hold no test: the same requests as
+// TestAgent's, each with its evidence (Why "" when the answer holds tests or the agent has
+// nothing to say). The evidence is a return value, so that it is the answer's own: never
+// another request's for the same method, on another source or in another game.
 type Explainer interface {
-	WhyNoTests(s *Subject, mutantID string) (e Evidence, ok bool)
+	ExplainedInitialSuite(ctx context.Context, s *Subject) ([]Test, Evidence, error)
+	ExplainedKillMutant(ctx context.Context, s *Subject, m mutants.Mutant) ([]Test, Evidence, error)
 }

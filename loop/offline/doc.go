@@ -45,18 +45,31 @@
 // depend on the JVM's sizes, never asserted). The file comes back with the test's result
 // (harness.TestResult.Files): the explorer writes nowhere but the folder the harness gives.
 //
-// Go compares the lines: the original is explored twice and cached by source hash and method;
-// the two runs are compared observation by observation (stable.go): an input whose kind of
-// outcome or exception differs is dropped, an observation that differs (a timestamp, an id) is
-// dropped from every input and never asserted. Each mutant costs one exploration run plus a
-// verification run of the candidate tests on the original and on the mutant. The initial
-// suite keeps tests that add coverage, plus a few on extreme inputs whatever they cover.
+// Go compares the lines: the original is explored twice (original.go); the two runs are
+// compared observation by observation (stable.go): an input whose kind of outcome or exception
+// differs is dropped, an observation that differs (a timestamp, an id) is dropped from every
+// input and never asserted. Each mutant costs one exploration run (kill.go; the outcomes
+// compared in compare.go) plus a verification run of the candidate tests on the original and
+// on the mutant (verify.go: a batch that does not compile as one class loses the tests that do
+// not compile alone, and runs once more). The initial suite (suite.go) keeps tests that add
+// coverage, plus a few on extreme inputs whatever they cover. Tests are written by render.go
+// and named by names.go; the throwaway classes that run them are named from the suite's name
+// (agent.TestClassName, testclass.go).
+//
+// The explorations of the original and the infection counts are kept in one cache (cache.go)
+// keyed by the source's hash, bounded by entries and bytes (Options.CacheEntries and
+// CacheBytes), least recently used out first: a warm project's agent stops growing at them.
 // Methods the explorer cannot drive (private methods, methods of anonymous or local classes,
 // interface-typed parameters with no implementation, receivers without an accessible
 // constructor or factory) give an *UnsupportedError, never fake tests; when a request gives no
-// test, WhyNoTests (agent.Explainer) says why in one sentence (why.go), and the game puts it in
-// the report's warnings. When no input tells a mutant apart, the agent also probes the mutated
+// test, its answer says why in one sentence (agent.Explainer: ExplainedInitialSuite and
+// ExplainedKillMutant return the evidence with the tests, why.go), and the game puts it in the
+// report's warnings. When no input tells a mutant apart, the agent also probes the mutated
 // expression in the original and the mutant (infect.go) and gives the counts (inputs that
 // reached it, that changed its value, that changed an outcome) as agent.Evidence.Infection:
 // the game's search evidence of equivalence (docs/architecture.md, "Search evidence").
+//
+// The agent is safe for concurrent use: the games of a batch (one goroutine each) share it;
+// its cache and the explorations in progress are guarded by one mutex, and a second request
+// for an original being explored waits for the first.
 package offline

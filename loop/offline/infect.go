@@ -2,8 +2,6 @@ package offline
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
@@ -291,12 +289,11 @@ type infectionEntry struct {
 // inputs, those that reached the site, infected it and changed an outcome. nil (and no error)
 // when the site cannot be watched: no expression to wrap, or the wrapped code does not compile.
 func (a *Agent) infection(ctx context.Context, s *agent.Subject, m mutants.Mutant, orig *original) (*agent.Infection, error) {
-	sum := sha256.Sum256(s.Source)
-	key := hex.EncodeToString(sum[:]) + "|" + s.Method.BinaryClassName + "|" + s.Method.Signature + "|" + m.ID
+	key := sourceKey(s.Source) + "|infection|" + s.Method.BinaryClassName + "|" + s.Method.Signature + "|" + m.ID
 	a.mu.Lock()
-	if e, ok := a.infections[key]; ok {
+	if v, ok := a.cache.get(key); ok {
 		a.mu.Unlock()
-		return e.inf, nil
+		return v.(infectionEntry).inf, nil
 	}
 	a.mu.Unlock()
 	inf, err := a.watchSite(ctx, s, m, orig)
@@ -304,10 +301,7 @@ func (a *Agent) infection(ctx context.Context, s *agent.Subject, m mutants.Mutan
 		return nil, err
 	}
 	a.mu.Lock()
-	if a.infections == nil {
-		a.infections = map[string]infectionEntry{}
-	}
-	a.infections[key] = infectionEntry{inf: inf}
+	a.cache.put(key, infectionEntry{inf: inf}, int64(len(key))+64)
 	a.mu.Unlock()
 	return inf, nil
 }

@@ -173,15 +173,14 @@ func TestSearchEvidenceNotInfected(t *testing.T) {
 // evidence, which must hold infection counts.
 func searchEvidence(t *testing.T, a *Agent, s *agent.Subject, m mutants.Mutant) ([]agent.Test, agent.Evidence) {
 	t.Helper()
-	tests, err := a.KillMutant(testCtx(t), s, m)
+	tests, e, err := a.ExplainedKillMutant(testCtx(t), s, m)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(tests) != 0 {
 		return tests, agent.Evidence{}
 	}
-	e, ok := a.WhyNoTests(s, m.ID)
-	if !ok || e.Infection == nil {
+	if e.Why == "" || e.Infection == nil {
 		t.Fatalf("no infection evidence: %+v", e)
 	}
 	t.Logf("%s: %s", m.Description, e)
@@ -211,12 +210,11 @@ func TestSearchEvidenceWithoutProbe(t *testing.T) {
 	if _, _, ok := probedSources(s.Source, m); !ok {
 		t.Fatal("nothing wrapped: the test no longer reaches the compile")
 	}
-	tests, err := a.KillMutant(testCtx(t), s, m)
+	tests, e, err := a.ExplainedKillMutant(testCtx(t), s, m)
 	if err != nil || len(tests) != 0 {
 		t.Fatalf("tests %d, err %v: want none", len(tests), err)
 	}
-	e, ok := a.WhyNoTests(s, m.ID)
-	if !ok || e.Infection != nil || !strings.HasPrefix(e.Why, "no input the search tried told the mutant apart") {
+	if e.Why == "" || e.Infection != nil || !strings.HasPrefix(e.Why, "no input the search tried told the mutant apart") {
 		t.Errorf("evidence %+v, want the plain one without counts", e)
 	}
 }

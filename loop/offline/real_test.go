@@ -149,12 +149,11 @@ func TestStatefulClassWithoutToString(t *testing.T) {
 	proj, file := calculator(t)
 	a := newAgent(t, proj)
 	s := withExtra(t, proj, file, realExtra, "take")
-	initial, err := a.InitialSuite(testCtx(t), s)
+	initial, why, err := a.ExplainedInitialSuite(testCtx(t), s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(initial) == 0 {
-		why, _ := a.WhyNoTests(s, "")
 		t.Fatalf("no initial test for Meter.take: %s", why)
 	}
 	for _, tc := range initial {
@@ -170,12 +169,11 @@ func TestStatefulClassWithoutToString(t *testing.T) {
 	} {
 		t.Run(c.to, func(t *testing.T) {
 			m := mutantOn(t, s, c.from, c.to)
-			tests, err := a.KillMutant(testCtx(t), s, m)
+			tests, why, err := a.ExplainedKillMutant(testCtx(t), s, m)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(tests) == 0 {
-				why, _ := a.WhyNoTests(s, m.ID)
 				t.Fatalf("no test: %s", why)
 			}
 			checkKills(t, proj, s, m, tests)
@@ -273,22 +271,21 @@ func TestCannotDriveSaysWhy(t *testing.T) {
 	proj, file := calculator(t)
 	a := newAgent(t, proj)
 	s := withExtra(t, proj, file, realExtra, "doubled")
-	tests, err := a.InitialSuite(testCtx(t), s)
+	var x agent.Explainer = a
+	tests, why, err := x.ExplainedInitialSuite(testCtx(t), s)
 	if err != nil || len(tests) != 0 {
 		t.Fatalf("InitialSuite: %v, %d tests", err, len(tests))
 	}
-	var x agent.Explainer = a
-	why, ok := x.WhyNoTests(s, "")
-	if !ok || !strings.Contains(why.Why, "every input failed before the call") || !strings.Contains(why.Why, "IllegalStateException") {
-		t.Fatalf("WhyNoTests = %q, %v", why, ok)
+	if !strings.Contains(why.Why, "every input failed before the call") || !strings.Contains(why.Why, "IllegalStateException") {
+		t.Fatalf("why = %q", why)
 	}
 	m := mutantOn(t, s, "return 2 * x;", "return 3 * x;")
-	tests, err = a.KillMutant(testCtx(t), s, m)
+	tests, mwhy, err := a.ExplainedKillMutant(testCtx(t), s, m)
 	if err != nil || len(tests) != 0 {
 		t.Fatalf("KillMutant: %v, %d tests", err, len(tests))
 	}
-	if why, ok := a.WhyNoTests(s, m.ID); !ok || !strings.Contains(why.Why, "every input failed before the call") {
-		t.Fatalf("WhyNoTests(mutant) = %q, %v", why, ok)
+	if !strings.Contains(mwhy.Why, "every input failed before the call") {
+		t.Fatalf("why (mutant) = %q", mwhy)
 	}
 	t.Logf("why: %s", why)
 }
@@ -319,13 +316,12 @@ func TestEveryInputHitsABound(t *testing.T) {
 	proj, file := calculator(t)
 	a := newAgent(t, proj)
 	s := withExtra(t, proj, file, realExtra, "hoard")
-	tests, err := a.InitialSuite(testCtx(t), s)
+	tests, why, err := a.ExplainedInitialSuite(testCtx(t), s)
 	if err != nil || len(tests) != 0 {
 		t.Fatalf("InitialSuite: %v, %d tests", err, len(tests))
 	}
-	why, ok := a.WhyNoTests(s, "")
-	if !ok || !strings.Contains(why.Why, "every call hit a bound") {
-		t.Fatalf("WhyNoTests = %q, %v", why, ok)
+	if !strings.Contains(why.Why, "every call hit a bound") {
+		t.Fatalf("why = %q", why)
 	}
 	if len(why.Facts) == 0 || why.Facts[0] != "3 inputs tried" {
 		t.Errorf("facts %q: want the exploration stopped after 3 calls past a bound", why.Facts)

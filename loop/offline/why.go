@@ -10,33 +10,6 @@ import (
 
 var _ agent.Explainer = (*Agent)(nil)
 
-// WhyNoTests says why the agent's last InitialSuite (mutantID "") or KillMutant for the mutant
-// on s gave no test.
-func (a *Agent) WhyNoTests(s *agent.Subject, mutantID string) (agent.Evidence, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	e, ok := a.why[whyKey(s, mutantID)]
-	return e, ok
-}
-
-func whyKey(s *agent.Subject, mutantID string) string {
-	return s.Method.BinaryClassName + "|" + s.Method.Signature + "|" + mutantID
-}
-
-// explain records why a request gave no test (e.Why == "": it gave some, forget any reason).
-func (a *Agent) explain(s *agent.Subject, mutantID string, e agent.Evidence) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.why == nil {
-		a.why = map[string]agent.Evidence{}
-	}
-	if e.Why == "" {
-		delete(a.why, whyKey(s, mutantID))
-		return
-	}
-	a.why[whyKey(s, mutantID)] = e
-}
-
 // noStableInput says why the original's exploration left no input to write a test from: what
 // the inputs' outcomes were, in one sentence.
 func (o *original) noStableInput() agent.Evidence {
