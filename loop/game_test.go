@@ -134,6 +134,7 @@ func fakeMutant(line int, tag string) mutants.Mutant {
 // about; onKill, when set, runs on each request.
 type fakeT struct {
 	initialErr error
+	killErr    error
 	onKill     func(m mutants.Mutant)
 
 	mu sync.Mutex
@@ -158,6 +159,9 @@ func (t *fakeT) KillMutant(ctx context.Context, _ *agent.Subject, m mutants.Muta
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if t.killErr != nil {
+		return nil, t.killErr
 	}
 	name := "kill_" + tag
 	return []agent.Test{{Name: name, Source: fmt.Sprintf("@Test\nvoid %s() { /* %s */ }\n", name, tag), Target: m.ID}}, nil
@@ -360,6 +364,32 @@ func TestGameGoesOnWhenTCannotDriveTheMethod(t *testing.T) {
 	}
 	if len(out.Report.Mutants) != 2 || !slices.Contains(out.Report.Warnings, "the test agent cannot drive this method: "+cannot.Error()) {
 		t.Errorf("%d mutants, warnings %q", len(out.Report.Mutants), out.Report.Warnings)
+	}
+}
+
+// TestCannotDriveIsSaidOnce: a T that cannot drive the method refuses its first move and every
+// later turn; the report says so once, not once per turn.
+func TestCannotDriveIsSaidOnce(t *testing.T) {
+	proj, target := fakeGame(t)
+	cannot := fmt.Errorf("offline test agent: cannot drive p.C.f: no inputs: %w", agent.ErrCannotDrive)
+	cfg := loop.DefaultConfig()
+	cfg.Rounds = 4
+	ta := &fakeT{initialErr: cannot, killErr: cannot}
+	out, err := loop.Run(context.Background(), proj, target, cfg, loop.Agents{T: ta, M: &fakeM{}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ta.asked) < 2 {
+		t.Fatalf("T was asked %d times: the test needs T's later turns", len(ta.asked))
+	}
+	n := 0
+	for _, w := range out.Report.Warnings {
+		if strings.Contains(w, "cannot drive") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d cannot-drive warnings, want 1: %q", n, out.Report.Warnings)
 	}
 }
 

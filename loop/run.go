@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -159,7 +160,13 @@ func (g *game) testFile() string {
 
 func (g *game) relTestFile() string { return relPath(g.proj, g.testFile()) }
 
-func (g *game) warn(msg string) { g.rep.Warnings = append(g.rep.Warnings, msg) }
+// warn adds a warning to the report once: a reason that holds for every turn (T cannot drive
+// the method) is said once per method, not once per turn.
+func (g *game) warn(msg string) {
+	if !slices.Contains(g.rep.Warnings, msg) {
+		g.rep.Warnings = append(g.rep.Warnings, msg)
+	}
+}
 
 func (g *game) play(ctx context.Context) error {
 	rounds := g.cfg.EffectiveRounds()

@@ -36,7 +36,11 @@
 // expression, the thrown exception's class, the receiver's state through its getters, an
 // overridden toString, its fields read reflectively when it has neither, and its queries of one
 // parameter asked with the call's own simple arguments — stock.quantity("b") after
-// stock.remove("b", 1) — and array and collection arguments after the call). Identity hashes are
+// stock.remove("b", 1) — and array and collection arguments after the call). A field a test in
+// the package can read is asserted as a plain read (result.lo); a returned object's private
+// fields are never asserted (no accessible method shows them); the receiver's private fields
+// are read through reflection as the explorer read them. A null argument of an overloaded
+// method is written with a cast to its parameter's type ((String) null). Identity hashes are
 // never observed (a value whose text shows one is asserted by its size or not at all), and a
 // result larger than a limit is summarised by its size and a hash of its contents. Each call
 // runs on its own thread, bounded in time (a deadline) and in memory (the bytes its thread

@@ -29,6 +29,9 @@ type header struct {
 	ReceiverType string   `json:"receiverType"`
 	ClassRef     string   `json:"classRef"`
 	Imports      []string `json:"imports"`
+	// Overloaded says another method (or constructor) shares the method's name and number of
+	// parameters: a test's null argument then carries a cast to its parameter's type.
+	Overloaded bool `json:"overloaded"`
 }
 
 // record is one explored input and what the method did with it.
@@ -88,9 +91,11 @@ type value struct {
 type observed struct {
 	M  string `json:"m"`  // "getX()", or "field:x" for a field read reflectively
 	St string `json:"st"` // the observer's declared return type (a binary name)
-	// D is the class that declares a field, as the test names it.
-	D string `json:"d"`
-	R value  `json:"r"`
+	// D is the class that declares a field, as the test names it; Acc says a test in its
+	// package can read the field directly (public, or not private in the test's package).
+	D   string `json:"d"`
+	Acc bool   `json:"acc"`
+	R   value  `json:"r"`
 }
 
 type argAfter struct {

@@ -110,6 +110,7 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 		args[i] = name
 		argVars[i] = name
 	}
+	r.castNulls(args)
 	var call string
 	switch {
 	case isCtor:
@@ -151,6 +152,11 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 		for _, name := range want {
 			for _, o := range out.State {
 				if o.M != name {
+					continue
+				}
+				if name, ok := strings.CutPrefix(o.M, fieldPrefix); ok && o.Acc && o.D != "" {
+					// a field the test can read: read directly, as any other observer
+					assert = append(assert, r.assertValue(fieldRead(recvVar, r.hdr.ReceiverType, o.D, name), o.R, o.St, asserts, imports)...)
 					continue
 				}
 				if strings.HasPrefix(o.M, fieldPrefix) {
@@ -297,6 +303,35 @@ func (r *renderer) assertField(recv string, o observed, asserts, imports map[str
 	return append(lines, r.assertValue(read, o.R, "", asserts, imports)...)
 }
 
+// fieldRead is the expression that reads an accessible field name, declared in the class decl,
+// of value (whose static type is st): value.name, with a cast to decl where st is another type
+// (a field of the runtime class that the declared type lacks).
+func fieldRead(value, st, decl, name string) string {
+	if st == "" || lastDot(strings.ReplaceAll(st, "$", ".")) != lastDot(decl) {
+		return fmt.Sprintf("((%s) %s).%s", decl, value, name)
+	}
+	return value + "." + name
+}
+
+// castNulls writes a null argument of an overloaded method with a cast to its parameter's type
+// ((String) null): without it the call is ambiguous and the test does not compile. A type
+// variable's parameter keeps its plain null (no cast to it compiles in a test).
+func (r *renderer) castNulls(args []string) {
+	if !r.hdr.Overloaded {
+		return
+	}
+	for i, a := range args {
+		if a != "null" || i >= len(r.hdr.DeclTypes) {
+			continue
+		}
+		t := r.hdr.DeclTypes[i]
+		if len(t) == 1 && t[0] >= 'A' && t[0] <= 'Z' {
+			continue
+		}
+		args[i] = "(" + t + ") null"
+	}
+}
+
 // maxObjectAsserts bounds the getters asserted on a returned object.
 const maxObjectAsserts = 3
 
@@ -393,7 +428,14 @@ func (r *renderer) assertValue(actual string, v value, st string, asserts, impor
 			if len(out) >= maxObjectAsserts {
 				break
 			}
-			out = append(out, r.assertValue(actual+"."+o.M, o.R, o.St, asserts, imports)...)
+			read := actual + "." + o.M
+			if name, ok := strings.CutPrefix(o.M, fieldPrefix); ok {
+				if !o.Acc || o.D == "" {
+					continue // private state that no accessible method shows: not asserted
+				}
+				read = fieldRead(actual, st, o.D, name)
+			}
+			out = append(out, r.assertValue(read, o.R, o.St, asserts, imports)...)
 		}
 		if len(out) == 0 {
 			out = []string{fmt.Sprintf("%s(%s);", use("assertNotNull"), actual)}

@@ -53,6 +53,7 @@ func TestRenderForms(t *testing.T) {
 		line   string
 		em     emphasis
 		want   []string
+		never  []string
 	}{
 		{
 			name: "boxed result avoids JUnit 4's ambiguous assertEquals", junit: 4, method: "boxed",
@@ -126,6 +127,43 @@ func TestRenderForms(t *testing.T) {
 			want: []string{"void putRunsForXsNull() throws Exception {", "Field countField = Box.class.getDeclaredField(\"count\");", "countField.setAccessible(true);",
 				"assertEquals(2, countField.get(box));", "assertArrayEquals(new int[]{1}, (int[]) lastField.get(box));"},
 		},
+		{
+			name: "a returned object's private fields are not asserted, its accessible ones are read", junit: 5, method: "boxed",
+			hdr: header{ReturnType: "Span", ClassRef: "Box"},
+			line: `{"i":0,"args":["1"],"tokens":["1"],"out":{"k":"ret","ret":{"k":"object","obs":[` +
+				`{"m":"field:longest","st":"int","d":"Span","r":{"k":"prim","v":"0","t":"int"}},` +
+				`{"m":"field:lo","st":"int","d":"Span","acc":true,"r":{"k":"prim","v":"3","t":"int"}},` +
+				`{"m":"field:hi","st":"int","d":"Range","acc":true,"r":{"k":"prim","v":"4","t":"int"}}]}}}`,
+			want:  []string{"Span result = Box.boxed(1);", "assertEquals(3, result.lo);", "assertEquals(4, ((Range) result).hi);"},
+			never: []string{"field:", "longest", "getDeclaredField"},
+		},
+		{
+			name: "a returned object with only private fields is asserted not null", junit: 5, method: "boxed",
+			hdr:   header{ReturnType: "Span", ClassRef: "Box"},
+			line:  `{"i":0,"args":["1"],"tokens":["1"],"out":{"k":"ret","ret":{"k":"object","obs":[{"m":"field:longest","st":"int","d":"Span","r":{"k":"prim","v":"0","t":"int"}}]}}}`,
+			want:  []string{"assertNotNull(result);"},
+			never: []string{"field:", "longest"},
+		},
+		{
+			name: "a receiver's accessible field is read directly", junit: 5, method: "put", em: emphasis{allState: true},
+			hdr:   header{ReturnType: "void", ClassRef: "Box", ReceiverType: "Box"},
+			line:  `{"i":0,"args":["null"],"tokens":["Null"],"recv":"new Box()","setup":[],"out":{"k":"ret","ret":{"k":"void"},"state":[{"m":"field:count","st":"int","d":"Box","acc":true,"r":{"k":"prim","v":"2","t":"int"}}]}}`,
+			want:  []string{"void putRunsForXsNull() {", "assertEquals(2, box.count);"},
+			never: []string{"getDeclaredField", "throws Exception"},
+		},
+		{
+			name: "a null argument of an overloaded method has a cast", junit: 5, method: "put",
+			hdr:  header{ReturnType: "void", ClassRef: "Box", ReceiverType: "Box", DeclTypes: []string{"int[]"}, Overloaded: true},
+			line: `{"i":0,"args":["null"],"tokens":["Null"],"recv":"new Box()","setup":[],"out":{"k":"throw","x":"NullPointerException"}}`,
+			want: []string{"box.put((int[]) null)"},
+		},
+		{
+			name: "a null argument of a method without overloads has none", junit: 5, method: "put",
+			hdr:   header{ReturnType: "void", ClassRef: "Box", ReceiverType: "Box", DeclTypes: []string{"int[]"}},
+			line:  `{"i":0,"args":["null"],"tokens":["Null"],"recv":"new Box()","setup":[],"out":{"k":"throw","x":"NullPointerException"}}`,
+			want:  []string{"box.put(null)"},
+			never: []string{"(int[]) null"},
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -134,6 +172,11 @@ func TestRenderForms(t *testing.T) {
 			for _, w := range c.want {
 				if !strings.Contains(got.source, w) {
 					t.Errorf("missing %q in\n%s", w, got.source)
+				}
+			}
+			for _, w := range c.never {
+				if strings.Contains(got.source, w) {
+					t.Errorf("%q in\n%s", w, got.source)
 				}
 			}
 			prefix := "static org.junit.jupiter.api.Assertions."

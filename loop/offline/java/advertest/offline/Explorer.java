@@ -7,6 +7,7 @@ import java.lang.reflect.Executable;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -77,6 +78,43 @@ public final class Explorer {
         }
     }
 
+    /**
+     * Whether another constructor of c, or another method of c or its superclasses and
+     * interfaces, has target's name and number of parameters: a test's null argument to it is
+     * ambiguous without a cast.
+     */
+    static boolean overloaded(Class<?> c, Executable target) {
+        int n = target.getParameterCount();
+        if (target instanceof Constructor) {
+            for (Constructor<?> k : c.getDeclaredConstructors()) {
+                if (!k.equals(target) && !k.isSynthetic() && k.getParameterCount() == n) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        Set<Class<?>> seen = new HashSet<>();
+        ArrayDeque<Class<?>> todo = new ArrayDeque<>();
+        todo.add(c);
+        while (!todo.isEmpty()) {
+            Class<?> k = todo.poll();
+            if (!seen.add(k)) {
+                continue;
+            }
+            for (Method m : k.getDeclaredMethods()) {
+                if (m.getName().equals(target.getName()) && m.getParameterCount() == n && !m.isSynthetic() && !m.isBridge()
+                    && !Arrays.equals(m.getParameterTypes(), target.getParameterTypes())) {
+                    return true;
+                }
+            }
+            if (k.getSuperclass() != null) {
+                todo.add(k.getSuperclass());
+            }
+            todo.addAll(Arrays.asList(k.getInterfaces()));
+        }
+        return false;
+    }
+
     private void explore(Access access, Inputs gen, CallRunner runner, Output output) throws Exception {
         Class<?> c;
         Executable target;
@@ -120,7 +158,7 @@ public final class Explorer {
         }
         String recvType = receivers != null ? header.erased(c) : "";
         String classRef = header.erased(c);
-        output.header(declTypes, ret, recvType, classRef, new ArrayList<>(header.imports));
+        output.header(declTypes, ret, recvType, classRef, new ArrayList<>(header.imports), overloaded(c, target));
 
         Method take = probeTake();
         Linked linked = gen.linkedOf(ptypes);

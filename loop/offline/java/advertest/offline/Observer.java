@@ -354,6 +354,7 @@ final class Observer {
                 }
                 sb.append(n++ == 0 ? "" : ",").append("{\"m\":").append(JsonText.json("field:" + f.getName()))
                     .append(",\"st\":").append(JsonText.json(f.getType().getName()))
+                    .append(",\"acc\":").append(access.accessible(f.getModifiers(), f.getDeclaringClass()))
                     .append(",\"d\":").append(JsonText.json(names.erased(f.getDeclaringClass())))
                     .append(",\"r\":").append(r).append('}');
             }

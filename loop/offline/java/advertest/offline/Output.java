@@ -24,11 +24,15 @@ final class Output implements AutoCloseable {
         write("{\"unsupported\":" + JsonText.json(why) + "}");
     }
 
-    /** How the generated test names the types involved. */
-    void header(List<String> declTypes, String returnType, String receiverType, String classRef, List<String> imports) throws IOException {
+    /**
+     * How the generated test names the types involved; overloaded says the method shares its
+     * name and number of parameters with another (a null argument then needs a cast).
+     */
+    void header(List<String> declTypes, String returnType, String receiverType, String classRef, List<String> imports,
+            boolean overloaded) throws IOException {
         write("{\"header\":true,\"declTypes\":" + JsonText.array(declTypes) + ",\"returnType\":" + JsonText.json(returnType)
             + ",\"receiverType\":" + JsonText.json(receiverType) + ",\"classRef\":" + JsonText.json(classRef)
-            + ",\"imports\":" + JsonText.array(imports) + "}");
+            + ",\"imports\":" + JsonText.array(imports) + ",\"overloaded\":" + overloaded + "}");
     }
 
     /**
