@@ -77,6 +77,10 @@ func TestCauseGroupsMessagesByShape(t *testing.T) {
 	if x != y || x != "offline test agent: cannot drive NAME: the method is private" {
 		t.Errorf("qualified names are not blanked: %q, %q", x, y)
 	}
+	compile := Cause("advertest run: the test agent's first move: offline: the initial suite does not compile: [{org.acme.FooAdverTestInitial2 15 32 error ')' expected} {org.acme.FooAdverTestInitial2 16 57 error ';' expected}] (exit status 1)")
+	if want := "advertest run: the test agent's first move: offline: the initial suite does not compile: [diagnostics] (exit status N)"; compile != want {
+		t.Errorf("a compiler's diagnostics: %q, want %q", compile, want)
+	}
 	if c := Cause("advertest run: exit status 1"); c == a {
 		t.Errorf("different messages, one cause: %q", c)
 	}

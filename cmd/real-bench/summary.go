@@ -119,9 +119,12 @@ func noTestCause(r MethodResult) string {
 }
 
 var (
-	quoted  = regexp.MustCompile("`[^`]*`|\"[^\"]*\"|'[^']*'")
-	numbers = regexp.MustCompile(`\d+(\.\d+)?`)
-	paths   = regexp.MustCompile(`(/[\w.@+-]+)+`)
+	quoted = regexp.MustCompile("`[^`]*`|\"[^\"]*\"|'[^']*'")
+	// diagnostics are a compiler's list as the CLI prints it ([{Class line col error text} …]):
+	// its quotes are unbalanced (')' expected), so it goes whole, before the quotes.
+	diagnostics = regexp.MustCompile(`\[\{.*\}\]`)
+	numbers     = regexp.MustCompile(`\d+(\.\d+)?`)
+	paths       = regexp.MustCompile(`(/[\w.@+-]+)+`)
 	// javaNames are qualified Java names (org.acme.Foo$Bar.baz): a package's lower-case first
 	// part and at least one dot.
 	javaNames = regexp.MustCompile(`\b[a-z][\w]*(\.[\w$]+)+\b`)
@@ -131,6 +134,7 @@ var (
 // qualified Java names and numbers blanked, at most 140 characters.
 func Cause(msg string) string {
 	s := benchkit.FirstLine(msg)
+	s = diagnostics.ReplaceAllString(s, "[diagnostics]")
 	s = quoted.ReplaceAllString(s, "…")
 	s = paths.ReplaceAllString(s, "PATH")
 	s = javaNames.ReplaceAllString(s, "NAME")
