@@ -111,12 +111,29 @@ func checkAgainstPlain(t *testing.T, f *fixture, rel, query string, strong bool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	verdicts, stats, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, ms, engine.Options{Parallelism: 2})
+	// Progress comes from the evaluating goroutines, one call at a time, its reported in order.
+	var reported []int
+	progress := func(done, total int) {
+		if total != len(ms) {
+			t.Errorf("progress %d/%d for %d mutants", done, total, len(ms))
+		}
+		reported = append(reported, done)
+	}
+	verdicts, stats, err := engine.Evaluate(ctx, f.proj.Pool, subj, suite, base, ms, engine.Options{Parallelism: 2, Progress: progress})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(verdicts) != len(ms) {
 		t.Fatalf("%d verdicts for %d mutants", len(verdicts), len(ms))
+	}
+	for i := 1; i < len(reported); i++ {
+		if reported[i] <= reported[i-1] {
+			t.Errorf("progress reported out of order: %v", reported)
+			break
+		}
+	}
+	if len(reported) == 0 || reported[len(reported)-1] != len(ms) {
+		t.Errorf("progress reported %v: the last is not %d", reported, len(ms))
 	}
 
 	pp := f.plainProject(nil)
