@@ -49,7 +49,10 @@
 // depend on the JVM's sizes, never asserted). The file comes back with the test's result
 // (harness.TestResult.Files): the explorer writes nowhere but the folder the harness gives.
 //
-// Go compares the lines: the original is explored twice (original.go); the two runs are
+// Go compares the lines: the original is explored twice (original.go), the second time with
+// another default time zone and locale (Explorer.shifted, restored after: a value read from the
+// clock through them, a formatted current time, differs then, so it is never asserted; the
+// worker runs one test at a time, so nothing else sees them); the two runs are
 // compared observation by observation (stable.go): an input whose kind of outcome or exception
 // differs is dropped, an observation that differs (a timestamp, an id) is dropped from every
 // input and never asserted. Each mutant costs one exploration run (kill.go; the outcomes

@@ -157,9 +157,10 @@ func driverSource(pkg, class string, junit int, p explorerParams, classDir strin
 			b.WriteString("    @org.junit.jupiter.api.Test\n")
 		}
 		fmt.Fprintf(&b, "    public void explore%d() throws Throwable {\n", i)
-		b.WriteString("        run();\n    }\n")
+		// the runs after the first: another default time zone and locale (Explorer.shifted)
+		fmt.Fprintf(&b, "        run(%t);\n    }\n", i > 0)
 	}
-	b.WriteString("\n    private static void run() throws Throwable {\n")
+	b.WriteString("\n    private static void run(boolean shifted) throws Throwable {\n")
 	fmt.Fprintf(&b, "        String out = new java.io.File(System.getProperty(\"advertest.scratch\"), %s).getPath();\n", javaString(explorerOutput))
 	fmt.Fprintf(&b, "        ClassLoader run = %s.class.getClassLoader();\n", class)
 	fmt.Fprintf(&b, "        try (java.net.URLClassLoader l = new java.net.URLClassLoader(new java.net.URL[]{new java.io.File(%s).toURI().toURL()}, run)) {\n", javaString(classDir))
@@ -191,6 +192,7 @@ func driverSource(pkg, class string, junit int, p explorerParams, classDir strin
 	set("maxAllocBytes", fmt.Sprintf("%dL", p.maxAlloc))
 	set("testPackage", javaString(p.testPackage))
 	set("out", "out")
+	set("shifted", "shifted")
 	if p.probe != "" {
 		set("probe", javaString(p.probe))
 	}

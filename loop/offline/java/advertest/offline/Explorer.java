@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -60,6 +61,14 @@ public final class Explorer {
      */
     public String probe = "";
 
+    /**
+     * Shifted runs the exploration with another default time zone and locale (restored after):
+     * the original's second run, so that an outcome that depends on them, or on the clock read
+     * through them (a formatted current time), differs between the two runs and is never
+     * asserted.
+     */
+    public boolean shifted;
+
     private final ClassLoader loader;
 
     public Explorer(ClassLoader loader) {
@@ -67,6 +76,28 @@ public final class Explorer {
     }
 
     public void run() throws Exception {
+        java.util.TimeZone zone = java.util.TimeZone.getDefault();
+        Locale format = Locale.getDefault(Locale.Category.FORMAT);
+        Locale display = Locale.getDefault(Locale.Category.DISPLAY);
+        Locale locale = Locale.getDefault();
+        if (shifted) {
+            // the zone furthest from the default, and a locale with other formats
+            java.util.TimeZone.setDefault(java.util.TimeZone.getTimeZone(zone.getRawOffset() >= 0 ? "Etc/GMT+12" : "Pacific/Kiritimati"));
+            Locale.setDefault(locale.getLanguage().equals("de") ? Locale.FRANCE : Locale.GERMANY);
+        }
+        try {
+            runAs();
+        } finally {
+            if (shifted) {
+                java.util.TimeZone.setDefault(zone);
+                Locale.setDefault(locale);
+                Locale.setDefault(Locale.Category.FORMAT, format);
+                Locale.setDefault(Locale.Category.DISPLAY, display);
+            }
+        }
+    }
+
+    private void runAs() throws Exception {
         Access access = new Access(testPackage);
         Inputs inputs = new Inputs(ints, doubles, strings, chars, seed, access);
         CallRunner runner = new CallRunner(loader, callMillis, new Observer(access));
