@@ -266,8 +266,9 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 }
 
 // castNulls writes a null argument of an overloaded method with a cast to its parameter's type
-// ((String) null): without it the call is ambiguous and the test does not compile. A type
-// variable's parameter keeps its plain null (no cast to it compiles in a test).
+// ((String) null): without it the call is ambiguous and the test does not compile. The cast is
+// to the erased type (List<T> → List: the method's type variables are not in the test's
+// scope); a type variable's parameter keeps its plain null.
 func (r *renderer) castNulls(args []string) {
 	if !r.hdr.Overloaded {
 		return
@@ -276,10 +277,27 @@ func (r *renderer) castNulls(args []string) {
 		if a != "null" || i >= len(r.hdr.DeclTypes) {
 			continue
 		}
-		t := r.hdr.DeclTypes[i]
-		if len(t) == 1 && t[0] >= 'A' && t[0] <= 'Z' {
+		t := erasure(r.hdr.DeclTypes[i])
+		if base := strings.TrimRight(t, "[]"); len(base) == 1 && base[0] >= 'A' && base[0] <= 'Z' {
 			continue
 		}
 		args[i] = "(" + t + ") null"
 	}
+}
+
+// erasure is a type as the test writes it without its type arguments: Map<K, List<V>>[] → Map[].
+func erasure(t string) string {
+	var b strings.Builder
+	depth := 0
+	for _, c := range t {
+		switch {
+		case c == '<':
+			depth++
+		case c == '>':
+			depth--
+		case depth == 0:
+			b.WriteRune(c)
+		}
+	}
+	return strings.TrimSpace(b.String())
 }

@@ -158,6 +158,12 @@ func TestRenderForms(t *testing.T) {
 			want: []string{"box.put((int[]) null)"},
 		},
 		{
+			name: "a null argument of an overloaded generic parameter is cast to its erasure", junit: 5, method: "last",
+			hdr:  header{ReturnType: "Node", ClassRef: "Box", DeclTypes: []string{"T", "List<Map<K, T>>"}, Overloaded: true},
+			line: `{"i":0,"args":["null","null"],"tokens":["Null","Null"],"out":{"k":"throw","x":"NullPointerException"}}`,
+			want: []string{"Box.last(null, (List) null)"},
+		},
+		{
 			name: "a null argument of a method without overloads has none", junit: 5, method: "put",
 			hdr:   header{ReturnType: "void", ClassRef: "Box", ReceiverType: "Box", DeclTypes: []string{"int[]"}},
 			line:  `{"i":0,"args":["null"],"tokens":["Null"],"recv":"new Box()","setup":[],"out":{"k":"throw","x":"NullPointerException"}}`,
