@@ -186,7 +186,7 @@ func splitTopLevel(s string) []string {
 // normalizeQueryParam accepts "int", "final int x", "@A List<String> xs" and
 // reduces them to a type.
 func normalizeQueryParam(p string) string {
-	p = eraseGenerics(p)
+	p = EraseGenerics(p)
 	var words []string
 	for _, w := range strings.Fields(p) {
 		if strings.HasPrefix(w, "@") || w == "final" {
@@ -204,7 +204,7 @@ func normalizeQueryParam(p string) string {
 // normalizeType erases generics, whitespace and package qualifiers, and spells
 // varargs as an array: "java.util.List<String> ..." → "List[]".
 func normalizeType(t string) string {
-	t = eraseGenerics(t)
+	t = EraseGenerics(t)
 	t = strings.Join(strings.Fields(t), "")
 	t = strings.ReplaceAll(t, "...", "[]")
 	base, dims := t, ""
@@ -217,7 +217,8 @@ func normalizeType(t string) string {
 	return base + dims
 }
 
-func eraseGenerics(t string) string {
+// EraseGenerics is a type's text without its type arguments: "Map<K, List<V>>[]" → "Map[]".
+func EraseGenerics(t string) string {
 	var b strings.Builder
 	depth := 0
 	for _, r := range t {

@@ -277,27 +277,10 @@ func (r *renderer) castNulls(args []string) {
 		if a != "null" || i >= len(r.hdr.DeclTypes) {
 			continue
 		}
-		t := erasure(r.hdr.DeclTypes[i])
+		t := strings.TrimSpace(javaparse.EraseGenerics(r.hdr.DeclTypes[i]))
 		if base := strings.TrimRight(t, "[]"); len(base) == 1 && base[0] >= 'A' && base[0] <= 'Z' {
 			continue
 		}
 		args[i] = "(" + t + ") null"
 	}
-}
-
-// erasure is a type as the test writes it without its type arguments: Map<K, List<V>>[] → Map[].
-func erasure(t string) string {
-	var b strings.Builder
-	depth := 0
-	for _, c := range t {
-		switch {
-		case c == '<':
-			depth++
-		case c == '>':
-			depth--
-		case depth == 0:
-			b.WriteRune(c)
-		}
-	}
-	return strings.TrimSpace(b.String())
 }
