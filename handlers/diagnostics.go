@@ -190,13 +190,6 @@ func (r *results) forURI(uri protocol.DocumentURI) []*methodResult {
 	return out
 }
 
-// remove drops a method's result.
-func (r *results) remove(uri protocol.DocumentURI, key string) {
-	r.mu.Lock()
-	delete(r.byURI[uri], key)
-	r.mu.Unlock()
-}
-
 // clear drops a document's results (didClose); its writer then clears its diagnostics.
 func (r *results) clear(uri protocol.DocumentURI) {
 	r.mu.Lock()

@@ -1,23 +1,12 @@
 package loop
 
 import (
-	"context"
 	"runtime"
 	"strings"
 
 	"github.com/advertest/advertest-lsp/loop/engine"
 	"github.com/advertest/advertest-lsp/loop/mutants"
-	"github.com/advertest/advertest-lsp/loop/report"
 )
-
-// Analyze is the mutation analysis behind `advertest mutate` and the server's analyzeMutants:
-// the rule-based mutants of the method (the operators of cfg.Operators, on every line of it)
-// played against the project's existing tests, with no generation. When ctx is cancelled it
-// returns the partial report together with ctx's error.
-func Analyze(ctx context.Context, proj Project, t *Target, cfg Config, sink EventSink) (*report.Report, error) {
-	a, err := AnalyzeSuite(ctx, proj, t, AnalyzeOptions{}, cfg, sink)
-	return a.Report, err
-}
 
 // Subject is the target as the engine sees it.
 func (t *Target) Subject() engine.Subject {

@@ -34,8 +34,11 @@ type Analysis struct {
 	Baseline *engine.Baseline
 }
 
-// AnalyzeSuite is Analyze with a chosen mutant set and the generated suite in the game. When
-// ctx is cancelled it returns the partial analysis together with ctx's error.
+// AnalyzeSuite is the mutation analysis behind `advertest mutate` and the server's
+// analyzeMutants (through app.Core.Analyze): the rule-based mutants of the method (the
+// operators of cfg.Operators, or the set opts chooses) played against the project's tests and,
+// when opts carries one, the generated suite, with no generation. When ctx is cancelled it
+// returns the partial analysis together with ctx's error.
 func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOptions, cfg Config, sink EventSink) (*Analysis, error) {
 	start := time.Now()
 	rep := &report.Report{Target: t.ReportTarget(proj.ModuleRoot())}
