@@ -567,9 +567,7 @@ func (p *Pool) startWorker(ctx context.Context) (*worker, error) {
 			var err2 error
 			if w, err2 = startWorker(ctx, bare, scratch(), p.log); err2 == nil {
 				p.log.Warn("harness: the worker does not start with the JaCoCo agent; coverage is off", zap.Error(err))
-				p.launchMu.Lock()
-				p.launch = bare
-				p.launchMu.Unlock()
+				p.dropAgent()
 				err = nil
 			}
 		}
@@ -585,6 +583,19 @@ func (p *Pool) startWorker(ctx context.Context) (*worker, error) {
 	}
 	p.workers[w] = struct{}{}
 	return w, nil
+}
+
+// dropAgent makes the pool start its workers without the JaCoCo agent from now on. It strips
+// the agent from the launch spec as it is now, under launchMu, not from the copy startWorker
+// read before its failed start: paths that AllowRead added meanwhile stay, and the spec's
+// generation never goes backwards (a worker started from the older copy has the older
+// generation, so acquire renews it before its next use).
+func (p *Pool) dropAgent() {
+	p.launchMu.Lock()
+	defer p.launchMu.Unlock()
+	if bare := p.launch.withoutAgent(); bare != nil {
+		p.launch = bare
+	}
 }
 
 // workerPIDs lists the process ids of the live workers.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -94,6 +95,27 @@ public class ReadsTest {
 	}
 	if p.AllowRead(outside); p.launch.readGen != 1 {
 		t.Errorf("a path seen already restarted the workers again (generation %d)", p.launch.readGen)
+	}
+}
+
+// TestDroppingTheAgentKeepsAllowRead: a worker that cannot start with the JaCoCo agent makes
+// the pool drop the agent; a path AllowRead added while that worker was starting stays in the
+// spec, and the spec's generation does not go back (it did when the retry stored the copy it
+// had read before the start).
+func TestDroppingTheAgentKeepsAllowRead(t *testing.T) {
+	p := &Pool{launch: &launchSpec{args: []string{"-javaagent:/jacoco/agent.jar=output=none", "-cp", "/worker.jar"}}}
+	p.cfg.Sandbox = sandbox.Status{Kind: sandbox.KindBwrap}
+	dir := t.TempDir()
+	p.AllowRead(dir) // while a worker starts
+	p.dropAgent()    // its start failed with the agent, and succeeded without
+	if p.launch.withoutAgent() != nil {
+		t.Errorf("the agent is still in the spec: %v", p.launch.args)
+	}
+	if p.launch.readGen != 1 || !slices.Contains(p.launch.sandbox.ReadOnly, dir) {
+		t.Errorf("the path AllowRead added is lost: generation %d, read-only %v", p.launch.readGen, p.launch.sandbox.ReadOnly)
+	}
+	if got := strings.Join(p.launch.args, " "); got != "-cp /worker.jar" {
+		t.Errorf("args %q", got)
 	}
 }
 
