@@ -161,6 +161,26 @@ func (s *session) latestDiagnostics(uri string) []diagnostic {
 	return last
 }
 
+// diagnosticsOf waits from the message index from for the document's diagnostics to be n, and
+// returns them. The server publishes a job's diagnostics from its own writer goroutine, so
+// they may reach the client just after the job's progress end.
+func (s *session) diagnosticsOf(uri string, from, n int) []diagnostic {
+	s.t.Helper()
+	var got []diagnostic
+	_, _, err := s.c.WaitFrom(from, func(m lsptest.Message) bool {
+		var p publishParams
+		if m.Method != "textDocument/publishDiagnostics" || json.Unmarshal(m.Params, &p) != nil || p.URI != uri {
+			return false
+		}
+		got = p.Diagnostics
+		return len(p.Diagnostics) == n
+	})
+	if err != nil {
+		s.t.Fatalf("%d diagnostics, want %d: %+v (%v)", len(s.latestDiagnostics(uri)), n, s.latestDiagnostics(uri), err)
+	}
+	return got
+}
+
 func withMessage(ds []diagnostic, part string) *diagnostic {
 	for i := range ds {
 		if strings.Contains(ds[i].Message, part) {
@@ -351,10 +371,7 @@ func TestEditorFlow(t *testing.T) {
 		if _, err := fmt.Sscanf(survivorCount(end.Message), "%d of %d", &survivors, &total); err != nil || total != 38 || survivors < 14 || survivors > 15 {
 			t.Errorf("progress end %q", end.Message)
 		}
-		ds := s.latestDiagnostics(uri)
-		if len(ds) != survivors {
-			t.Fatalf("%d diagnostics, want the %d survivors: %+v", len(ds), survivors, ds)
-		}
+		ds := s.diagnosticsOf(uri, from, survivors)
 		d := withMessage(ds, "`value > hi` → `value >= hi`")
 		if d == nil {
 			t.Fatalf("no diagnostic for `value > hi` → `value >= hi`: %+v", ds)
