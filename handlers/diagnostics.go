@@ -70,11 +70,15 @@ type results struct {
 	// generation counts each document's closings, so that a restore started before one
 	// restores nothing.
 	generation map[protocol.DocumentURI]int
+	// idle is signalled (on mu) when a document's writer stops: written waits on it.
+	idle *sync.Cond
 }
 
 func newResults(h *Handler) *results {
-	return &results{h: h, byURI: map[protocol.DocumentURI]map[string]*methodResult{}, published: map[protocol.DocumentURI]string{},
+	r := &results{h: h, byURI: map[protocol.DocumentURI]map[string]*methodResult{}, published: map[protocol.DocumentURI]string{},
 		due: map[protocol.DocumentURI]bool{}, writing: map[protocol.DocumentURI]bool{}, generation: map[protocol.DocumentURI]int{}}
+	r.idle = sync.NewCond(&r.mu)
+	return r
 }
 
 // survivorsOf returns the surviving mutants of a report.
@@ -324,7 +328,19 @@ func (r *results) publish(uri protocol.DocumentURI) {
 	if !r.h.session.Go("diagnostics", func(context.Context) { r.write(uri) }) {
 		r.mu.Lock()
 		delete(r.writing, uri)
+		r.idle.Broadcast()
 		r.mu.Unlock()
+	}
+}
+
+// written waits until no writer is sending the document's diagnostics, so that the set a job
+// left has reached the client (or was found unchanged) before the job's progress ends. A job's
+// goroutine calls it; the writer (write) signals idle when it stops.
+func (r *results) written(uri protocol.DocumentURI) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for r.writing[uri] {
+		r.idle.Wait()
 	}
 }
 
@@ -334,6 +350,7 @@ func (r *results) write(uri protocol.DocumentURI) {
 		r.mu.Lock()
 		if !r.due[uri] {
 			delete(r.writing, uri)
+			r.idle.Broadcast()
 			r.mu.Unlock()
 			return
 		}

@@ -90,6 +90,9 @@ func (h *Handler) start(snap *methodSnapshot, spec jobSpec) *jobs.Job {
 	return h.jobs.Start(spec.key, spec.kind, h.queued(spec.title, spec.analysis), func(j *jobs.Job) {
 		p := h.beginProgress(j.Context(), j, spec.title, spec.message, spec.analysis)
 		summary, err := spec.run(j.Context(), &jobEvents{h: h, job: j, p: p, snap: snap})
+		// The method's diagnostics go out before the progress ends, so that a client that
+		// reads them at the end sees the job's verdicts.
+		h.results.written(snap.uri)
 		p.summary = summary
 		p.endWith(j, jobErr(j, err))
 	})
