@@ -21,9 +21,14 @@ import (
 
 // Options tune the search. Zero values get the defaults given on each field.
 type Options struct {
-	Seed        int64         // 20240601: fixed, so the same code gives the same tests
-	MaxInputs   int           // 600 inputs per exploration
-	Budget      time.Duration // 1.5s of calls per exploration
+	// Seed (20240601) fixes the inputs and their order for a method. It does not fix the tests:
+	// an exploration stops at Budget, a wall-clock deadline, so a slower or busier machine may
+	// try fewer inputs and find other differences.
+	Seed      int64
+	MaxInputs int // 600 inputs per exploration
+	// Budget is the wall-clock time of calls per exploration (1.5s). These defaults are the
+	// only ones: the explorer (Explorer.java) has none and refuses a bound it is not sent.
+	Budget      time.Duration
 	CallTimeout time.Duration // 500ms: a call past it counts as a timeout
 	// CallMemory bounds the bytes one call may allocate, garbage included (256 MiB): a call
 	// past it is stopped, as past its time.

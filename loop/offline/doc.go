@@ -10,7 +10,9 @@
 // gives the worker a small generated JUnit driver (JUnit 4 or 5, as the project uses) as an extra
 // test class; its one test loads the explorer through a URLClassLoader whose parent is the run's
 // class loader, sets its fields (target class and method, the method's own literals, a fixed
-// seed, an output file in the test's scratch folder) and calls it. The explorer generates inputs
+// seed, the search's bounds, an output file in the test's scratch folder: the explorer has no
+// defaults of its own, Options has them) and calls it; the lines it writes are the contract of
+// docs/explorer.md. The explorer generates inputs
 // deterministically — boundary values and the method's literals ±1 first, in order of
 // simplicity, then seeded random ones — for primitives, boxed types, String (with edge
 // characters and the separators the method's literals mention), arrays, List/Set/Map of those

@@ -63,8 +63,10 @@ func (r *record) key() string {
 	return strings.Join(r.Graph, ";") + recv + "|" + strings.Join(r.Args, ",")
 }
 
-// outcome is what one call did: k is "ret", "throw", "timeout", "arrange" (making the
-// input failed) or "crash" (the explorer itself failed).
+// outcome is what one call did: k is "ret", "throw", "timeout", "bound" (past its memory, or
+// out of memory or stack), "arrange" (making the input failed) or "crash" (the explorer itself
+// failed). The kinds and keys of the lines are docs/explorer.md's, declared in Output.java and
+// checked against these structs by contract_test.go.
 type outcome struct {
 	K string `json:"k"`
 	// Stopped says a timed-out call was stopped through the worker's hook (else abandoned).
@@ -108,6 +110,7 @@ type exploration struct {
 	unsupported string
 	header      header
 	records     []*record
+	kinds       []paramKinds  // per parameter, the kinds of value it can build and tried (infect.go)
 	complete    bool          // the explorer reached its end line
 	duration    time.Duration // the whole run: compile, load, explore
 	testTime    time.Duration // the explorer's test alone
@@ -358,9 +361,10 @@ func parseExploration(data []byte) (*exploration, error) {
 			continue
 		}
 		var probe struct {
-			Unsupported *string `json:"unsupported"`
-			Header      bool    `json:"header"`
-			End         bool    `json:"end"`
+			Unsupported *string       `json:"unsupported"`
+			Header      bool          `json:"header"`
+			End         bool          `json:"end"`
+			Kinds       *[]paramKinds `json:"kinds"`
 		}
 		if err := json.Unmarshal(line, &probe); err != nil {
 			break // a line cut short by a stopped worker
@@ -374,6 +378,8 @@ func parseExploration(data []byte) (*exploration, error) {
 			}
 		case probe.End:
 			e.complete = true
+		case probe.Kinds != nil:
+			e.kinds = *probe.Kinds
 		default:
 			r := &record{}
 			if err := json.Unmarshal(line, r); err != nil {

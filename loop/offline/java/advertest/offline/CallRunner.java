@@ -64,7 +64,7 @@ final class CallRunner {
             while (true) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    return "{\"k\":\"timeout\",\"stopped\":" + expire() + "}";
+                    return Output.kindStart(Output.OUT_TIMEOUT) + ",\"stopped\":" + expire() + "}";
                 }
                 try {
                     return f.get(Math.min(left, POLL_NANOS), TimeUnit.NANOSECONDS);
@@ -74,7 +74,7 @@ final class CallRunner {
                         used = thread[0] == null || startAlloc[0] < 0 ? -1 : allocated(thread[0]) - startAlloc[0];
                     }
                     if (maxAllocBytes > 0 && used > maxAllocBytes) {
-                        return "{\"k\":\"bound\",\"x\":\"memory\",\"stopped\":" + expire() + "}";
+                        return Output.kindStart(Output.OUT_BOUND) + ",\"x\":\"memory\",\"stopped\":" + expire() + "}";
                     }
                 }
             }
@@ -83,7 +83,7 @@ final class CallRunner {
             if (t instanceof Error && t.getClass().getName().startsWith("advertest.worker.hook.")) {
                 throw (Error) t;
             }
-            return JsonText.obj("k", "crash", "x", String.valueOf(t));
+            return JsonText.obj("k", Output.OUT_CRASH, "x", String.valueOf(t));
         }
     }
 
@@ -91,7 +91,7 @@ final class CallRunner {
     private static final long POLL_NANOS = 10_000_000L;
 
     /** Bytes a call may allocate (garbage included) before it is stopped as past its memory bound. */
-    long maxAllocBytes = 256L << 20;
+    long maxAllocBytes; // set by Explorer, from what Go sends
 
     /** Bytes t has allocated so far, or -1 where the JVM does not count them. */
     private static long allocated(Thread t) {
@@ -162,7 +162,7 @@ final class CallRunner {
             }
         } catch (Throwable t) {
             rethrowHook(t);
-            return JsonText.obj("k", "arrange", "x", observer.exceptionName(t, names));
+            return JsonText.obj("k", Output.OUT_ARRANGE, "x", observer.exceptionName(t, names));
         }
         Object result;
         try {
@@ -176,17 +176,17 @@ final class CallRunner {
             rethrowHook(t);
             if (t instanceof OutOfMemoryError || t instanceof StackOverflowError) {
                 // depends on the JVM's heap and stack sizes, not on the code alone: never asserted
-                return JsonText.obj("k", "bound", "x", t instanceof OutOfMemoryError ? "memory" : "stack");
+                return JsonText.obj("k", Output.OUT_BOUND, "x", t instanceof OutOfMemoryError ? "memory" : "stack");
             }
-            StringBuilder sb = new StringBuilder("{\"k\":\"throw\",\"x\":").append(JsonText.json(observer.exceptionName(t, names)));
+            StringBuilder sb = new StringBuilder(Output.kindStart(Output.OUT_THROW)).append(",\"x\":").append(JsonText.json(observer.exceptionName(t, names)));
             appendState(sb, target, c, recv, args, in, names);
             return sb.append('}').toString();
         } catch (IllegalArgumentException | IllegalAccessException | InstantiationException e) {
-            return JsonText.obj("k", "arrange", "x", String.valueOf(e));
+            return JsonText.obj("k", Output.OUT_ARRANGE, "x", String.valueOf(e));
         }
-        StringBuilder sb = new StringBuilder("{\"k\":\"ret\"");
+        StringBuilder sb = new StringBuilder(Output.kindStart(Output.OUT_RET));
         if (target instanceof Method && ((Method) target).getReturnType() == void.class) {
-            sb.append(",\"ret\":{\"k\":\"void\"}");
+            sb.append(",\"ret\":").append(JsonText.obj("k", Output.VAL_VOID));
         } else {
             Class<?> rt = target instanceof Method ? ((Method) target).getReturnType() : c;
             sb.append(",\"ret\":").append(observer.render(result, rt, names, 1));

@@ -42,14 +42,19 @@ public final class Explorer {
     public double[] doubles = new double[0];
     public String[] strings = new String[0];
     public String chars = "";
-    public long seed = 1;
-    public int maxInputs = 600;
-    public long budgetMillis = 2000;
-    public long callMillis = 500;
+    /*
+     * The search's bounds have no defaults here: Go sends every one (its defaults are
+     * loop/offline/agent.go's Options), and run() refuses a bound left unset.
+     */
+    public long seed;
+    public int maxInputs;
+    /** Wall-clock milliseconds of calls: the exploration stops at the first input past them. */
+    public long budgetMillis;
+    public long callMillis;
     /** Bytes one call may allocate before it is stopped (garbage included). */
-    public long maxAllocBytes = 256L << 20;
+    public long maxAllocBytes;
     /** The exploration stops after this many calls past a bound (callMillis, maxAllocBytes). */
-    public int maxTimeouts = 1;
+    public int maxTimeouts;
     /** The package of the generated test: types there are named without an import. */
     public String testPackage = "";
     /** The JSON-lines file written. */
@@ -76,6 +81,9 @@ public final class Explorer {
     }
 
     public void run() throws Exception {
+        if (maxInputs <= 0 || budgetMillis <= 0 || callMillis <= 0 || maxAllocBytes <= 0 || maxTimeouts <= 0) {
+            throw new IllegalStateException("explorer: maxInputs, budgetMillis, callMillis, maxAllocBytes and maxTimeouts must be set (Go sends them)");
+        }
         java.util.TimeZone zone = java.util.TimeZone.getDefault();
         Locale format = Locale.getDefault(Locale.Category.FORMAT);
         Locale display = Locale.getDefault(Locale.Category.DISPLAY);
@@ -231,7 +239,7 @@ public final class Explorer {
             String site = take == null ? null : (String) take.invoke(null);
             output.record(index++, argExprs, argTokens, in.receiver == null ? null : recvExpr, setup, recvToken.toString(),
                 graph, in.graph == null ? "" : in.graph.token(), outcome, new ArrayList<>(names.imports), site);
-            boolean bounded = outcome.startsWith("{\"k\":\"timeout\"") || outcome.startsWith("{\"k\":\"bound\"");
+            boolean bounded = Output.isKind(outcome, Output.OUT_TIMEOUT) || Output.isKind(outcome, Output.OUT_BOUND);
             if (bounded && ++timeouts >= maxTimeouts) {
                 break;
             }

@@ -94,19 +94,19 @@ final class Observer {
     /** Renders a value for an assertion: {"k": kind, "v": expression, ...}. */
     String render(Object v, Class<?> staticType, Names names, int depth) {
         if (v == null) {
-            return "{\"k\":\"null\"}";
+            return JsonText.obj("k", Output.VAL_NULL);
         }
         Class<?> c = v.getClass();
         Class<?> sp = Types.unbox(staticType);
         if (nodes != null || nodeType != null) {
             String name = nodeName(v);
             if (name != null) {
-                return JsonText.obj("k", "same", "v", name);
+                return JsonText.obj("k", Output.VAL_SAME, "v", name);
             }
             if (c.isArray() || v instanceof Collection || v instanceof Map) {
                 String e = nodeExpr(v, names);
                 if (e != null) {
-                    return JsonText.obj("k", c.isArray() ? "array" : "equals", "v", e);
+                    return JsonText.obj("k", c.isArray() ? Output.VAL_ARRAY : Output.VAL_EQUALS, "v", e);
                 }
                 if (containsNode(v, new int[] {MAX_ELEMENTS})) {
                     int n = c.isArray() ? Array.getLength(v) : v instanceof Map ? ((Map<?, ?>) v).size() : ((Collection<?>) v).size();
@@ -116,17 +116,17 @@ final class Observer {
         }
         if (c == Double.class || c == Float.class) {
             boolean f = c == Float.class;
-            return JsonText.obj("k", f ? "float" : "double", "v", Exprs.doubleExpr(((Number) v).doubleValue(), f));
+            return JsonText.obj("k", f ? Output.VAL_FLOAT : Output.VAL_DOUBLE, "v", Exprs.doubleExpr(((Number) v).doubleValue(), f));
         }
         if (c == Integer.class || c == Long.class || c == Short.class || c == Byte.class) {
             Gen.Const k = Exprs.intConst(c, ((Number) v).longValue());
-            return JsonText.obj("k", "prim", "v", k.expr, "t", Types.unbox(c).getName());
+            return JsonText.obj("k", Output.VAL_PRIM, "v", k.expr, "t", Types.unbox(c).getName());
         }
         if (c == Boolean.class) {
-            return JsonText.obj("k", "bool", "v", v.toString());
+            return JsonText.obj("k", Output.VAL_BOOL, "v", v.toString());
         }
         if (c == Character.class) {
-            return JsonText.obj("k", "prim", "v", Exprs.charExpr((Character) v), "t", "char");
+            return JsonText.obj("k", Output.VAL_PRIM, "v", Exprs.charExpr((Character) v), "t", "char");
         }
         if (c == String.class) {
             String str = (String) v;
@@ -134,14 +134,14 @@ final class Observer {
                 return big(str.length(), str.hashCode(), "length()");
             }
             if (identityLike(str)) {
-                return "{\"k\":\"opaque\"}";
+                return JsonText.obj("k", Output.VAL_OPAQUE);
             }
-            return JsonText.obj("k", "string", "v", Exprs.stringExpr(str));
+            return JsonText.obj("k", Output.VAL_STRING, "v", Exprs.stringExpr(str));
         }
         String known = Values.expr(v);
         if (known != null) {
             names.imports.add(Values.importOf(v));
-            return JsonText.obj("k", "equals", "v", known);
+            return JsonText.obj("k", Output.VAL_EQUALS, "v", known);
         }
         if (c.isArray() || v instanceof Collection || v instanceof Map) {
             int w = weight(v, MAX_ELEMENTS + 1);
@@ -154,9 +154,9 @@ final class Observer {
             Enum<?> e = (Enum<?>) v;
             Class<?> ec = e.getDeclaringClass();
             if (access.classAccessible(ec)) {
-                return JsonText.obj("k", "enum", "v", names.erased(ec) + "." + e.name());
+                return JsonText.obj("k", Output.VAL_ENUM, "v", names.erased(ec) + "." + e.name());
             }
-            return JsonText.obj("k", "string", "v", Exprs.stringExpr(e.toString()), "via", "toString");
+            return JsonText.obj("k", Output.VAL_STRING, "v", Exprs.stringExpr(e.toString()), "via", "toString");
         }
         if (c.isArray()) {
             Class<?> comp = c.getComponentType();
@@ -168,14 +168,14 @@ final class Observer {
                     sb.append(i == 0 ? "" : ", ").append(e == null ? "null" : Exprs.literal(e));
                 }
                 sb.append('}');
-                String kind = comp == double.class ? "darray" : comp == float.class ? "farray" : "array";
+                String kind = comp == double.class ? Output.VAL_DARRAY : comp == float.class ? Output.VAL_FARRAY : Output.VAL_ARRAY;
                 return JsonText.obj("k", kind, "v", sb.toString());
             }
             String deep = deepString(v);
             if (identityLike(deep)) {
                 return big(Array.getLength(v), fingerprint(v, 200_000), "length");
             }
-            return JsonText.obj("k", "string", "v", Exprs.stringExpr(deep), "via", "deep");
+            return JsonText.obj("k", Output.VAL_STRING, "v", Exprs.stringExpr(deep), "via", "deep");
         }
         if (v instanceof List || v instanceof Set) {
             StringBuilder sb = new StringBuilder();
@@ -202,7 +202,7 @@ final class Observer {
                     names.imports.add("java.util.HashSet");
                     expr = "new HashSet<>(Arrays.asList(" + sb + "))";
                 }
-                return JsonText.obj("k", "equals", "v", expr);
+                return JsonText.obj("k", Output.VAL_EQUALS, "v", expr);
             }
         }
         if (v instanceof Collection || v instanceof Map) {
@@ -211,13 +211,13 @@ final class Observer {
                 int n = v instanceof Map ? ((Map<?, ?>) v).size() : ((Collection<?>) v).size();
                 return big(n, fingerprint(v, 200_000), "size()");
             }
-            return JsonText.obj("k", "string", "v", Exprs.stringExpr(text), "via", "toString");
+            return JsonText.obj("k", Output.VAL_STRING, "v", Exprs.stringExpr(text), "via", "toString");
         }
         // another object: its observers and toString
         if (depth <= 0) {
-            return "{\"k\":\"opaque\"}";
+            return JsonText.obj("k", Output.VAL_OPAQUE);
         }
-        StringBuilder sb = new StringBuilder("{\"k\":\"object\",\"obs\":");
+        StringBuilder sb = new StringBuilder(Output.kindStart(Output.VAL_OBJECT)).append(",\"obs\":");
         sb.append(observe(v, c, names, depth - 1));
         return sb.append('}').toString();
     }
@@ -320,7 +320,7 @@ final class Observer {
                 Object x = m.invoke(target);
                 r = render(x, m.getReturnType(), names, depth);
             } catch (InvocationTargetException e) {
-                r = JsonText.obj("k", "throws", "x", exceptionName(e.getCause(), names));
+                r = JsonText.obj("k", Output.VAL_THROWS, "x", exceptionName(e.getCause(), names));
             } catch (ReflectiveOperationException | RuntimeException e) {
                 continue;
             }
@@ -332,9 +332,9 @@ final class Observer {
             try {
                 String text = String.valueOf(target);
                 r = identityLike(text) ? null : text.length() > MAX_CHARS ? big(text.length(), text.hashCode(), "length()")
-                    : JsonText.obj("k", "string", "v", Exprs.stringExpr(text));
+                    : JsonText.obj("k", Output.VAL_STRING, "v", Exprs.stringExpr(text));
             } catch (RuntimeException e) {
-                r = JsonText.obj("k", "throws", "x", exceptionName(e, names));
+                r = JsonText.obj("k", Output.VAL_THROWS, "x", exceptionName(e, names));
             }
             if (r != null) {
                 sb.append(n++ == 0 ? "" : ",").append("{\"m\":\"toString()\",\"r\":").append(r).append('}');
@@ -349,7 +349,7 @@ final class Observer {
                 } catch (ReflectiveOperationException | RuntimeException e) {
                     continue;
                 }
-                if (r.startsWith("{\"k\":\"opaque\"") || r.startsWith("{\"k\":\"object\"")) {
+                if (Output.isKind(r, Output.VAL_OPAQUE) || Output.isKind(r, Output.VAL_OBJECT)) {
                     continue;
                 }
                 sb.append(n++ == 0 ? "" : ",").append("{\"m\":").append(JsonText.json("field:" + f.getName()))
@@ -397,7 +397,7 @@ final class Observer {
                 try {
                     r = render(m.invoke(recv, a), m.getReturnType(), names, 0);
                 } catch (InvocationTargetException e) {
-                    r = JsonText.obj("k", "throws", "x", exceptionName(e.getCause(), names));
+                    r = JsonText.obj("k", Output.VAL_THROWS, "x", exceptionName(e.getCause(), names));
                 } catch (ReflectiveOperationException | RuntimeException e) {
                     break;
                 }
@@ -454,7 +454,7 @@ final class Observer {
 
     /** A result too large to write out: its size (what the test asserts) and a hash of its contents. */
     private static String big(int size, int hash, String via) {
-        return JsonText.obj("k", "big", "v", Integer.toString(size), "via", via, "x", Integer.toHexString(hash));
+        return JsonText.obj("k", Output.VAL_BIG, "v", Integer.toString(size), "via", via, "x", Integer.toHexString(hash));
     }
 
     /** The elements of v, nested arrays and collections counted, up to cap. */

@@ -13,6 +13,62 @@ import java.util.List;
  * and an end line. loop/offline/explore.go reads it.
  */
 final class Output implements AutoCloseable {
+    /*
+     * The lines' vocabulary, the contract with the Go side (loop/offline/explore.go decodes the
+     * lines; docs/explorer.md says what each name means). loop/offline/contract_test.go reads the
+     * constants and arrays below from this file and checks them against the Go structs' JSON
+     * tags, the kinds the Go code compares, docs/explorer.md, and the keys and kinds the other
+     * classes of this package write (each through these constants): a name renamed on one side
+     * fails it. One constant per line, as the test reads them.
+     */
+
+    // What a call did: the "k" of a record's "out".
+    static final String OUT_RET = "ret";
+    static final String OUT_THROW = "throw";
+    static final String OUT_TIMEOUT = "timeout";
+    static final String OUT_BOUND = "bound";
+    static final String OUT_ARRANGE = "arrange";
+    static final String OUT_CRASH = "crash";
+
+    // How a value is written: the "k" of a value (an outcome's "ret", an observation's "r").
+    static final String VAL_NULL = "null";
+    static final String VAL_PRIM = "prim";
+    static final String VAL_BOOL = "bool";
+    static final String VAL_DOUBLE = "double";
+    static final String VAL_FLOAT = "float";
+    static final String VAL_STRING = "string";
+    static final String VAL_ENUM = "enum";
+    static final String VAL_ARRAY = "array";
+    static final String VAL_DARRAY = "darray";
+    static final String VAL_FARRAY = "farray";
+    static final String VAL_EQUALS = "equals";
+    static final String VAL_SAME = "same";
+    static final String VAL_OBJECT = "object";
+    static final String VAL_OPAQUE = "opaque";
+    static final String VAL_THROWS = "throws";
+    static final String VAL_VOID = "void";
+    static final String VAL_BIG = "big";
+
+    // The keys of each kind of object.
+    static final String[] HEADER_FIELDS = {"header", "declTypes", "returnType", "receiverType", "classRef", "imports", "overloaded"};
+    static final String[] RECORD_FIELDS = {"i", "args", "tokens", "recv", "setup", "recvToken", "graph", "graphToken", "out", "imports", "site"};
+    static final String[] OUTCOME_FIELDS = {"k", "stopped", "ret", "x", "state", "after"};
+    static final String[] VALUE_FIELDS = {"k", "v", "t", "via", "x", "obs"};
+    static final String[] OBSERVED_FIELDS = {"m", "st", "d", "acc", "r"};
+    static final String[] AFTER_FIELDS = {"a", "r"};
+    static final String[] END_FIELDS = {"end", "inputs"};
+    static final String[] UNSUPPORTED_FIELDS = {"unsupported"};
+
+    /** Whether json, an outcome or a value, is of kind k. */
+    static boolean isKind(String json, String k) {
+        return json.startsWith("{\"k\":" + JsonText.json(k));
+    }
+
+    /** The start of an object of kind k, for the keys that follow. */
+    static String kindStart(String k) {
+        return "{\"k\":" + JsonText.json(k);
+    }
+
     private final BufferedWriter writer;
 
     Output(String path) throws IOException {

@@ -243,6 +243,9 @@ class LinkedTest {
         e.maxInputs = 60;
         e.budgetMillis = 5000;
         e.callMillis = 200;
+        e.maxAllocBytes = 256L << 20;
+        e.maxTimeouts = 1;
+        e.seed = 1;
         e.testPackage = "advertest.offline";
         e.out = out.getPath();
         e.run();
