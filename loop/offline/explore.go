@@ -110,7 +110,6 @@ type exploration struct {
 	unsupported string
 	header      header
 	records     []*record
-	kinds       []paramKinds  // per parameter, the kinds of value it can build and tried (infect.go)
 	complete    bool          // the explorer reached its end line
 	duration    time.Duration // the whole run: compile, load, explore
 	testTime    time.Duration // the explorer's test alone
@@ -361,10 +360,9 @@ func parseExploration(data []byte) (*exploration, error) {
 			continue
 		}
 		var probe struct {
-			Unsupported *string       `json:"unsupported"`
-			Header      bool          `json:"header"`
-			End         bool          `json:"end"`
-			Kinds       *[]paramKinds `json:"kinds"`
+			Unsupported *string `json:"unsupported"`
+			Header      bool    `json:"header"`
+			End         bool    `json:"end"`
 		}
 		if err := json.Unmarshal(line, &probe); err != nil {
 			break // a line cut short by a stopped worker
@@ -378,8 +376,6 @@ func parseExploration(data []byte) (*exploration, error) {
 			}
 		case probe.End:
 			e.complete = true
-		case probe.Kinds != nil:
-			e.kinds = *probe.Kinds
 		default:
 			r := &record{}
 			if err := json.Unmarshal(line, r); err != nil {
