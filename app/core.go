@@ -186,27 +186,34 @@ func (c *Core) openProject(ctx context.Context, javaFile string, s settings.Sett
 	if err != nil {
 		return nil, err
 	}
-	policy, _ := policyOf(s) // checked by Sandbox
-	cfg := s.LoopConfig()
-	loader := buildtools.NewLoader(buildtools.Options{MavenArgs: cfg.MavenArgs, Logger: c.log, CacheDir: c.opts.CacheDir, APIKeyEnv: s.LLM.APIKeyEnv})
-	proj, err := buildtools.OpenProject(ctx, loader, javaFile, buildtools.ProjectOptions{
-		Workers:          cfg.Workers,
-		TimeoutFactor:    cfg.MutantTimeoutFactor,
-		TimeoutConstant:  cfg.MutantTimeoutConstant,
-		OriginalTimeout:  cfg.OriginalTestTimeout,
-		JacocoAgentJar:   cfg.JacocoAgentPath,
-		CacheDir:         c.opts.CacheDir,
-		Logger:           c.log,
-		WorkerHeapMB:     cfg.WorkerHeapMB,
-		MaxLeakedThreads: cfg.MaxLeakedThreads,
-		Sandbox:          status,
-		SandboxPolicy:    policy,
-		WarmUpCompiles:   warmUps(c.opts.WarmCompilers),
-	})
+	loaderOpts, projOpts := projectOptions(s)
+	loaderOpts.Logger, loaderOpts.CacheDir = c.log, c.opts.CacheDir
+	projOpts.Logger, projOpts.CacheDir = c.log, c.opts.CacheDir
+	projOpts.Sandbox, projOpts.WarmUpCompiles = status, warmUps(c.opts.WarmCompilers)
+	proj, err := buildtools.OpenProject(ctx, buildtools.NewLoader(loaderOpts), javaFile, projOpts)
 	if err != nil {
 		return nil, err
 	}
 	return NewWarm(proj), nil
+}
+
+// projectOptions are what a warm project takes from the settings: only settings the table
+// marks KeysProject (the key of Projects), which TestProjectOptionsReadOnlyKeyedSettings checks.
+// The sandbox policy's mode is checked by Sandbox before.
+func projectOptions(s settings.Settings) (buildtools.Options, buildtools.ProjectOptions) {
+	policy, _ := policyOf(s)
+	cfg := s.LoopConfig()
+	return buildtools.Options{MavenArgs: cfg.MavenArgs, APIKeyEnv: s.LLM.APIKeyEnv},
+		buildtools.ProjectOptions{
+			Workers:          cfg.Workers,
+			TimeoutFactor:    cfg.MutantTimeoutFactor,
+			TimeoutConstant:  cfg.MutantTimeoutConstant,
+			OriginalTimeout:  cfg.OriginalTestTimeout,
+			JacocoAgentJar:   cfg.JacocoAgentPath,
+			WorkerHeapMB:     cfg.WorkerHeapMB,
+			MaxLeakedThreads: cfg.MaxLeakedThreads,
+			SandboxPolicy:    policy,
+		}
 }
 
 func warmUps(on bool) int {

@@ -2,8 +2,6 @@ package settings
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
 
 	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/loop/llm"
@@ -52,11 +50,6 @@ func (s Settings) LoopConfig() loop.Config { return loop.ConfigFrom(s.Values) }
 // LLMConfig is the LLM client's configuration.
 func (s Settings) LLMConfig() llm.Config { return llm.ConfigFrom(s.Values) }
 
-// ProjectKey says which settings a warm project depends on (its build, its workers and how
-// they run and time tests, what the sandbox lets in, which variable Maven, Gradle and the
-// workers never see): a change of them needs a new one.
-func (s Settings) ProjectKey() string {
-	return fmt.Sprintf("%d|%g|%s|%s|%g|%d|%s|%s|%d|%d|%s|%s|%s", s.Workers, s.MutantTimeoutFactor, s.MutantTimeoutConstant, s.OriginalTestTimeout,
-		s.StepFactor, s.StepConstant, strings.Join(s.MavenArgs, "\x00"), s.JacocoAgent,
-		s.WorkerHeapMB, s.MaxLeakedThreads, s.SandboxMode, strings.Join(s.SandboxEnv, "\x00"), s.LLM.APIKeyEnv)
-}
+// ProjectKey says which settings a warm project depends on: the values of those the settings
+// table marks KeysProject (schema.ProjectKey). A change of them needs a new one.
+func (s Settings) ProjectKey() string { return schema.ProjectKey(s.Values) }

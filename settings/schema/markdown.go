@@ -90,6 +90,9 @@ func (s *Setting) longDescription() string {
 	for _, c := range s.Choices {
 		text += fmt.Sprintf(" `%s`: %s", c.Value, c.Description)
 	}
+	if s.KeysProject {
+		text += " A change opens a new warm project (build model, workers) for the next job."
+	}
 	return text
 }
 

@@ -74,6 +74,10 @@ type Setting struct {
 	Valid func(val any) string
 	// Description is Markdown: VS Code shows it, docs/settings.md lists it.
 	Description string
+	// KeysProject says a warm project depends on the setting (its build, its workers and how
+	// they run and time tests, what the sandbox lets in): a change of it opens a new project
+	// for the next job. ProjectKey is made of these settings and no others.
+	KeysProject bool
 	// field points into Values: *bool, *int, *int64, *float64, *string, *OnSave,
 	// *[]string, or *time.Duration for a ...Ms setting.
 	field func(*Values) any

@@ -40,7 +40,7 @@ var Table = []Setting{
 		field:       func(v *Values) any { return &v.LLM.Model },
 	},
 	{
-		Name: "llm.apiKeyEnv", Type: String, Default: "OPENAI_API_KEY", NonEmpty: true, Scope: Machine,
+		Name: "llm.apiKeyEnv", KeysProject: true, Type: String, Default: "OPENAI_API_KEY", NonEmpty: true, Scope: Machine,
 		Description: "Name of the environment variable (of the server's process) that holds the API key. " +
 			"The key itself is never a setting, never logged and never put in a prompt. A user setting (machine scope).",
 		field: func(v *Values) any { return &v.LLM.APIKeyEnv },
@@ -130,30 +130,30 @@ var Table = []Setting{
 		field:       func(v *Values) any { return &v.RepairAttempts },
 	},
 	{
-		Name: "mutantTimeout.factor", Type: Number, Default: 1.25, Min: 1, Max: 100, Scope: Window,
+		Name: "mutantTimeout.factor", KeysProject: true, Type: Number, Default: 1.25, Min: 1, Max: 100, Scope: Window,
 		Description: "The wall-clock backstop of a mutant's budget (sleeps, I/O, locks, loops outside the mutated class): a test's " +
 			"run on a mutant times out after `factor` × the test's time on the original + `constantMs`.",
 		field: func(v *Values) any { return &v.MutantTimeoutFactor },
 	},
 	{
-		Name: "mutantTimeout.constantMs", Type: Integer, Default: 4000, Min: 1, Max: 600_000, Scope: Window,
+		Name: "mutantTimeout.constantMs", KeysProject: true, Type: Integer, Default: 4000, Min: 1, Max: 600_000, Scope: Window,
 		Description: "The constant part of a mutant's timeout, in milliseconds.",
 		field:       func(v *Values) any { return &v.MutantTimeoutConstant },
 	},
 	{
-		Name: "mutantTimeout.stepFactor", Type: Number, Default: 10.0, Min: 1, Max: 1000, Scope: Window,
+		Name: "mutantTimeout.stepFactor", KeysProject: true, Type: Number, Default: 10.0, Min: 1, Max: 1000, Scope: Window,
 		Description: "The deterministic part of a mutant's budget: a test's run on a mutant times out after `stepFactor` × the " +
 			"steps (backward jumps and method entries in the mutated class) it counted on the original + `stepConstant` steps, " +
 			"whatever the machine's load.",
 		field: func(v *Values) any { return &v.StepFactor },
 	},
 	{
-		Name: "mutantTimeout.stepConstant", Type: Integer, Default: 1_000, Min: 1, Max: 1e12, Scope: Window,
+		Name: "mutantTimeout.stepConstant", KeysProject: true, Type: Integer, Default: 1_000, Min: 1, Max: 1e12, Scope: Window,
 		Description: "The constant part of a mutant's step budget, in counted steps: what a mutant may add to a test that takes few steps on the original (the factor covers the rest). 1,000 steps of an endless loop cost well under a millisecond even in a fresh, interpreted mutant class; raise it when mutants that only run longer (a loop over more of a small input) come out `timeout`.",
 		field:       func(v *Values) any { return &v.StepConstant },
 	},
 	{
-		Name: "originalTestTimeoutMs", Type: Integer, Default: 60_000, Min: 1, Max: 3_600_000, Scope: Window,
+		Name: "originalTestTimeoutMs", KeysProject: true, Type: Integer, Default: 60_000, Min: 1, Max: 3_600_000, Scope: Window,
 		Description: "The time limit of one test on the original, in milliseconds: the baseline run, which measures the times and " +
 			"steps the mutants' budgets are based on. The mutants' budgets (`mutantTimeout.*`) do not apply there: a test slower " +
 			"than them on the original is slow, not failing; one past this limit is reported failing on the original and cannot kill mutants.",
@@ -168,22 +168,22 @@ var Table = []Setting{
 		field: func(v *Values) any { return &v.Operators },
 	},
 	{
-		Name: "workers", Type: Integer, Default: 0, DefaultNote: "one per core", Min: 0, Max: 64, Scope: Window,
+		Name: "workers", KeysProject: true, Type: Integer, Default: 0, DefaultNote: "one per core", Min: 0, Max: 64, Scope: Window,
 		Description: "Warm JVM workers per module. `0`: one per CPU core.",
 		field:       func(v *Values) any { return &v.Workers },
 	},
 	{
-		Name: "worker.heapMB", Type: Integer, Default: 512, Min: 64, Max: 65536, Scope: Window,
+		Name: "worker.heapMB", KeysProject: true, Type: Integer, Default: 512, Min: 64, Max: 65536, Scope: Window,
 		Description: "Heap of each worker JVM, in MiB (`-Xmx`).",
 		field:       func(v *Values) any { return &v.WorkerHeapMB },
 	},
 	{
-		Name: "worker.maxLeakedThreads", Type: Integer, Default: 32, Min: 1, Max: 10_000, Scope: Window,
+		Name: "worker.maxLeakedThreads", KeysProject: true, Type: Integer, Default: 32, Min: 1, Max: 10_000, Scope: Window,
 		Description: "Live non-daemon threads that tests may leave behind in a worker before it is restarted.",
 		field:       func(v *Values) any { return &v.MaxLeakedThreads },
 	},
 	{
-		Name: "sandbox.mode", Type: Enum, Default: "auto", Scope: Machine,
+		Name: "sandbox.mode", KeysProject: true, Type: Enum, Default: "auto", Scope: Machine,
 		Choices: []Choice{
 			{"auto", "Run generated tests in the sandbox when one is available; without one, `agents: auto` plays offline and LLM-written code does not run."},
 			{"on", "Always the sandbox; a job fails when none is available."},
@@ -194,7 +194,7 @@ var Table = []Setting{
 		field: func(v *Values) any { return &v.SandboxMode },
 	},
 	{
-		Name: "sandbox.env", Type: StringList, Default: []string{}, DefaultNote: "none", EnvNames: true, Scope: Machine,
+		Name: "sandbox.env", KeysProject: true, Type: StringList, Default: []string{}, DefaultNote: "none", EnvNames: true, Scope: Machine,
 		Description: "Names of extra environment variables passed into the sandbox (the sandbox starts from an empty " +
 			"environment). A user setting (machine scope).",
 		field: func(v *Values) any { return &v.SandboxEnv },
@@ -220,12 +220,12 @@ var Table = []Setting{
 		field:       func(v *Values) any { return &v.OnSaveDelay },
 	},
 	{
-		Name: "maven.args", Type: StringList, Default: []string{}, DefaultNote: "none", Scope: MachineOverridable,
+		Name: "maven.args", KeysProject: true, Type: StringList, Default: []string{}, DefaultNote: "none", Scope: MachineOverridable,
 		Description: "Extra arguments for every Maven call, e.g. `[\"-o\", \"-s\", \"/etc/maven/settings-debian.xml\"]`.",
 		field:       func(v *Values) any { return &v.MavenArgs },
 	},
 	{
-		Name: "jacoco.agentPath", Type: String, Default: "", DefaultNote: "found", Scope: MachineOverridable,
+		Name: "jacoco.agentPath", KeysProject: true, Type: String, Default: "", DefaultNote: "found", Scope: MachineOverridable,
 		Description: "Path of `jacocoagent.jar`. Empty: found (Debian's `org.jacoco.agent.jar`, the local Maven repository).",
 		field:       func(v *Values) any { return &v.JacocoAgent },
 	},
