@@ -97,7 +97,7 @@ func evidenceChange(stored *state.Verdict, mu report.Mutant) (eq *report.Equival
 	switch {
 	case mu.Status == report.Killed && hasStored:
 		return nil, true
-	case mu.Status == report.Survived && mu.Equivalence != nil && mu.Equivalence.By != "user" &&
+	case mu.Status == report.Survived && mu.Equivalence != nil && mu.Equivalence.By != report.ByUser &&
 		(!hasStored || *stored.Evidence != *mu.Equivalence):
 		return mu.Equivalence, true
 	}

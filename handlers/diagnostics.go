@@ -420,18 +420,18 @@ func evidenceOf(eq *report.Equivalence) string {
 }
 
 // judgeName says who reached an equivalence verdict.
-func judgeName(by string) string {
+func judgeName(by report.EquivalenceBy) string {
 	switch by {
-	case "llm":
+	case report.ByLLM:
 		return "the LLM judge"
-	case "search":
+	case report.BySearch:
 		return "the search for inputs"
-	case "bytecode":
+	case report.ByBytecode:
 		return "the bytecode"
-	case "user":
+	case report.ByUser:
 		return "your verdict"
 	}
-	return by
+	return string(by)
 }
 
 // describeMutant names the change: the mutant's description, or the two lines' code.

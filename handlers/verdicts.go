@@ -201,7 +201,7 @@ func (h *Handler) shownMutant(uri protocol.DocumentURI, id string, ignored bool)
 // hoverIgnored describes an ignored mutant for the hover.
 func hoverIgnored(b *strings.Builder, m report.Mutant) {
 	what := "ignored by you"
-	if m.Equivalence != nil && m.Equivalence.By == "user" {
+	if m.Equivalence != nil && m.Equivalence.By == report.ByUser {
 		what = "marked equivalent by you"
 	}
 	fmt.Fprintf(b, "**AdverTest**: mutant `%s` is %s (left out of the mutation score)\n\n", m.ID, what)

@@ -67,7 +67,7 @@ func (g *game) judge(ctx context.Context, rounds int) error {
 		switch {
 		case j.Equivalent:
 			g.judged.LikelyEquivalent++
-			g.equivalence[m.ID] = &report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: "llm", Evidence: j.Reason}
+			g.equivalence[m.ID] = &report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: report.ByLLM, Evidence: j.Reason}
 		case j.Input != "" && tester != nil && !g.bounded[m.ID]:
 			// (A mutant whose attempt hit a harness bound is not asked about again.)
 			ts, err := tester.KillWithInput(ctx, g.subject, m, j.Input)

@@ -319,7 +319,7 @@ func SearchEquivalence(e agent.Evidence) *report.Equivalence {
 	if e.Infection == nil || !e.Infection.LikelyEquivalent() {
 		return nil
 	}
-	return &report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: "search", Evidence: e.Infection.Summary()}
+	return &report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: report.BySearch, Evidence: e.Infection.Summary()}
 }
 
 // warnNoTests says, once per reason, why T wrote no test for the mutants that still survive.
@@ -384,7 +384,7 @@ func (g *game) testMove(ctx context.Context, round, rounds int) error {
 			att := g.reporter.LastAttempt(g.subject, m.ID)
 			if att.Equivalent != "" {
 				// A hint, as the judge's: the mutant stays a survivor and is not asked again.
-				g.equivalence[m.ID] = &report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: "llm", Evidence: att.Equivalent}
+				g.equivalence[m.ID] = &report.Equivalence{Verdict: report.VerdictLikelyEquivalent, By: report.ByLLM, Evidence: att.Equivalent}
 			}
 			if att.Bound != "" {
 				g.bounded[m.ID] = true

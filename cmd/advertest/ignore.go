@@ -116,7 +116,7 @@ func printIgnored(w io.Writer, rep *report.Report) {
 	fmt.Fprintln(w, "  ignored:")
 	for _, m := range ignored {
 		mark := "ignored"
-		if m.Equivalence != nil && m.Equivalence.By == "user" {
+		if m.Equivalence != nil && m.Equivalence.By == report.ByUser {
 			mark = "marked equivalent"
 		}
 		fmt.Fprintf(w, "    line %-4d %-5s %s  [%s, %s; --unignore %s]\n", m.Line, m.Operator, m.Describe(), m.ID, mark, m.ID)

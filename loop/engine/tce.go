@@ -151,7 +151,7 @@ func (b *bytecode) resolve(ms []mutants.Mutant, results []*report.Mutant, st *St
 				ev = evidenceSameClass
 			}
 			*v = bytecodeVerdict(*v, report.Equivalent)
-			v.Equivalence = &report.Equivalence{Verdict: report.VerdictEquivalent, By: "bytecode", Evidence: ev}
+			v.Equivalence = &report.Equivalence{Verdict: report.VerdictEquivalent, By: report.ByBytecode, Evidence: ev}
 			st.Equivalent++
 			continue
 		}

@@ -20,14 +20,29 @@ const (
 	VerdictLikelyEquivalent = "likelyEquivalent"
 )
 
+// EquivalenceBy says who reached an equivalence verdict: the by of a report's equivalence.
+type EquivalenceBy string
+
+// Who reaches equivalence verdicts.
+const (
+	// ByBytecode: the mutant compiles to the original's bytecode (trivial compiler equivalence).
+	ByBytecode EquivalenceBy = "bytecode"
+	// BySearch: the offline T's search reached and changed the mutated state but no outcome.
+	BySearch EquivalenceBy = "search"
+	// ByLLM: the LLM's equivalence judge (or its M, saying a mutant it wrote is equivalent).
+	ByLLM EquivalenceBy = "llm"
+	// ByUser: the user marked the mutant equivalent.
+	ByUser EquivalenceBy = "user"
+)
+
 // Equivalence says that a mutant behaves like the original. An `equivalent` verdict takes the
 // mutant out of the score (status equivalent); a `likelyEquivalent` one leaves it a survivor
 // that still counts, shown with less weight.
 type Equivalence struct {
 	// Verdict is "equivalent" or "likelyEquivalent".
 	Verdict string `json:"verdict"`
-	// By is "bytecode", "search", "llm" or "user".
-	By string `json:"by"`
+	// By says who reached the verdict.
+	By EquivalenceBy `json:"by"`
 	// Evidence says why, in words (the identical bytecode, the inputs tried, the model's
 	// argument, the user's note).
 	Evidence string `json:"evidence,omitempty"`

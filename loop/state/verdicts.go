@@ -212,7 +212,7 @@ type MarkedMutant struct {
 }
 
 // UserEquivalence is the equivalence a report carries for a mutant the user marked equivalent.
-var UserEquivalence = report.Equivalence{Verdict: report.VerdictEquivalent, By: "user", Evidence: "marked equivalent by the user"}
+var UserEquivalence = report.Equivalence{Verdict: report.VerdictEquivalent, By: report.ByUser, Evidence: "marked equivalent by the user"}
 
 // Apply brings the verdicts to a report's mutants, in place, and reports whether any changed:
 //   - a survivor the user marked becomes ignored (with the user's equivalence when marked
@@ -230,7 +230,7 @@ func (v *Verdicts) Apply(ms []report.Mutant) bool {
 		if m.Status == report.Ignored {
 			// What the user said is said again below, from the file as it is now.
 			m.Status = report.Survived
-			if m.Equivalence != nil && m.Equivalence.By == "user" {
+			if m.Equivalence != nil && m.Equivalence.By == report.ByUser {
 				m.Equivalence = nil
 			}
 		}

@@ -142,7 +142,7 @@ func status(r *report.Report, m *report.Mutant) (string, string) {
 		if m.Equivalence == nil {
 			return what
 		}
-		s := what + " (by " + m.Equivalence.By + ")"
+		s := what + " (by " + string(m.Equivalence.By) + ")"
 		if m.Equivalence.Evidence != "" {
 			s += ": " + m.Equivalence.Evidence
 		}

@@ -87,7 +87,7 @@ func result(r *report.Report, m *report.Mutant, uri string, rule int) Result {
 	}
 	if m.LikelyEquivalent() {
 		level = "note"
-		msg = m.Describe() + " survives, but is likely equivalent (" + m.Equivalence.By + ")"
+		msg = m.Describe() + " survives, but is likely equivalent (" + string(m.Equivalence.By) + ")"
 		if e := strings.TrimSpace(m.Equivalence.Evidence); e != "" {
 			msg += ": " + e
 		}
