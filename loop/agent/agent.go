@@ -175,12 +175,17 @@ type Infection struct {
 	// Propagated counts the inputs whose observable outcome (result, exception, state,
 	// arguments after the call) differed between the original and the mutant.
 	Propagated int `json:"propagated"`
+	// Untried names the kinds of argument the search can build that none of its inputs had
+	// ("cs2 as StringBuilder"): counts over Strings alone say nothing of a CharSequence
+	// parameter, so they are no evidence of equivalence then.
+	Untried []string `json:"untried,omitempty"`
 }
 
 // LikelyEquivalent reports whether the counts make the mutant likely equivalent: reached,
-// infected on some inputs, observable on none.
+// infected on some inputs, observable on none, and every kind of argument the search can build
+// tried.
 func (i Infection) LikelyEquivalent() bool {
-	return i.Reached > 0 && i.Infected > 0 && i.Propagated == 0
+	return i.Reached > 0 && i.Infected > 0 && i.Propagated == 0 && len(i.Untried) == 0
 }
 
 // Summary is the counts in words, as the editor's hint shows them: "212 inputs reached this

@@ -17,8 +17,18 @@
 // simplicity, then seeded random ones — for primitives, boxed types, String (with edge
 // characters and the separators the method's literals mention), arrays, List/Set/Map of those
 // (also made of boundary values: all at the maximum or minimum, mixed signs, duplicates,
-// sorted, reversed), dates, durations and big numbers, enums and objects built through
-// accessible constructors or static factories. Parameters that hold nodes of a linked class
+// sorted, reversed), dates, durations and big numbers, enums (every constant) and objects built
+// through accessible constructors or static factories — and the JDK's and the project's real
+// argument types (Jdk, Lambdas, Impls; the table in docs/explorer.md): a CharSequence as String
+// and as StringBuilder, writers and byte streams asserted after the call by what was written,
+// locales (the root, a variant), time zones, dates, calendars and java.time values at fixed
+// instants (never the clock), Class<?> and Type, nested arrays, lambdas for a functional
+// interface (identity, constant, throwing), and for an interface or abstract class the
+// project's concrete implementations (the class under test's nested classes and the class
+// folders', loaded without initialising them) made recursively to the pool's depth. The
+// explorer's last line before its end says, per parameter, the kinds of value it can build and
+// those it tried: search evidence of equivalence counts only when every kind was tried
+// (agent.Infection.Untried). Parameters that hold nodes of a linked class
 // (Linked: a class with a public mutator taking another instance, connect(Node),
 // connect(Vertex, int), setNext(Cell), made through a constructor of simple labels), alone or
 // in a collection or array, are tried first on small graphs (one node, a chain, a diamond, a
@@ -69,7 +79,7 @@
 // keyed by the source's hash, bounded by entries and bytes (Options.CacheEntries and
 // CacheBytes), least recently used out first: a warm project's agent stops growing at them.
 // Methods the explorer cannot drive (private methods, methods of anonymous or local classes,
-// interface-typed parameters with no implementation, receivers without an accessible
+// interface-typed parameters with no implementation or lambda, receivers without an accessible
 // constructor or factory) give an *UnsupportedError, never fake tests; when a request gives no
 // test, its answer says why in one sentence (agent.Explainer: ExplainedInitialSuite and
 // ExplainedKillMutant return the evidence with the tests, why.go), and the game puts it in the

@@ -110,6 +110,7 @@ type exploration struct {
 	unsupported string
 	header      header
 	records     []*record
+	kinds       []paramKinds  // per parameter, the kinds of value it can build and tried (infect.go)
 	complete    bool          // the explorer reached its end line
 	duration    time.Duration // the whole run: compile, load, explore
 	testTime    time.Duration // the explorer's test alone
@@ -360,9 +361,10 @@ func parseExploration(data []byte) (*exploration, error) {
 			continue
 		}
 		var probe struct {
-			Unsupported *string `json:"unsupported"`
-			Header      bool    `json:"header"`
-			End         bool    `json:"end"`
+			Unsupported *string       `json:"unsupported"`
+			Header      bool          `json:"header"`
+			End         bool          `json:"end"`
+			Kinds       *[]paramKinds `json:"kinds"`
 		}
 		if err := json.Unmarshal(line, &probe); err != nil {
 			break // a line cut short by a stopped worker
@@ -376,6 +378,8 @@ func parseExploration(data []byte) (*exploration, error) {
 			}
 		case probe.End:
 			e.complete = true
+		case probe.Kinds != nil:
+			e.kinds = *probe.Kinds
 		default:
 			r := &record{}
 			if err := json.Unmarshal(line, r); err != nil {

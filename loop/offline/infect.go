@@ -336,6 +336,7 @@ func (a *Agent) watchSite(ctx context.Context, s *agent.Subject, m mutants.Mutan
 		runs[i] = e
 	}
 	inf := compareSites(orig, runs[0], runs[1])
+	inf.Untried = untriedKinds(runs[0].kinds, s.Method)
 	a.log.Debug("offline: infection", zap.String("mutant", m.ID), zap.Int("reached", inf.Reached),
 		zap.Int("infected", inf.Infected), zap.Int("propagated", inf.Propagated), zap.Duration("took", time.Since(start)))
 	return inf, nil
@@ -370,12 +371,44 @@ func compareSites(orig *original, po, pm *exploration) *agent.Infection {
 
 func bounded(r *record) bool { return r.outcome.K == "timeout" || r.outcome.K == "bound" }
 
+// paramKinds is the explorer's "kinds" line for one parameter: the kinds of value its pool
+// holds (String, StringBuilder, an implementation, a lambda; an array's elements after "[]")
+// and those the inputs it ran had.
+type paramKinds struct {
+	Can   []string `json:"can"`
+	Tried []string `json:"tried"`
+}
+
+// maxUntried bounds the untried kinds named.
+const maxUntried = 5
+
+// untriedKinds names, per parameter, the kinds of value the explorer can build that no input it
+// ran had ("cs2 as StringBuilder"): the search's counts are no evidence of equivalence then.
+func untriedKinds(kinds []paramKinds, m *javaparse.Method) []string {
+	var out []string
+	for i, k := range kinds {
+		name := fmt.Sprintf("argument %d", i+1)
+		if i < len(m.Params) && m.Params[i].Name != "" {
+			name = m.Params[i].Name
+		}
+		for _, c := range k.Can {
+			if !slices.Contains(k.Tried, c) && len(out) < maxUntried {
+				out = append(out, name+" as "+c)
+			}
+		}
+	}
+	return out
+}
+
 // infectionEvidence says why no test came out, given what the probes saw.
 func infectionEvidence(base agent.Evidence, inf *agent.Infection) agent.Evidence {
 	e := agent.Evidence{Facts: base.Facts, Infection: inf}
 	switch {
 	case inf.LikelyEquivalent():
 		e.Why = "probably equivalent: " + inf.Summary()
+	case len(inf.Untried) > 0 && inf.Reached > 0 && inf.Infected > 0 && inf.Propagated == 0:
+		e.Why = "not evidence of equivalence: the search did not try every kind of argument it can build (" +
+			strings.Join(inf.Untried, ", ") + "); " + inf.Summary()
 	case inf.Reached == 0:
 		e.Why = "no input the search tried reached the mutated expression"
 	case inf.Infected == 0:

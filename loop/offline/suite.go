@@ -30,12 +30,12 @@ func (a *Agent) ExplainedInitialSuite(ctx context.Context, s *agent.Subject) ([]
 	seen := map[string]bool{}
 	var cands []candidate
 	for _, rec := range orig.records {
-		sig := outcomeSignature(rec.outcome)
+		sig := outcomeSignature(rec.outcome) + writtenSignature(rec)
 		if seen[sig] {
 			continue
 		}
 		seen[sig] = true
-		cands = append(cands, candidate{rec: rec, em: emphasis{allState: true}})
+		cands = append(cands, candidate{rec: rec, em: emphasis{allState: true, afterArgs: writtenArgs(rec)}})
 		if len(cands) >= 3*a.opts.MaxInitialTests {
 			break
 		}
@@ -52,7 +52,7 @@ func (a *Agent) ExplainedInitialSuite(ctx context.Context, s *agent.Subject) ([]
 			continue
 		}
 		seen[sig] = true
-		cands = append(cands, candidate{rec: rec, em: emphasis{allState: true, extreme: true}})
+		cands = append(cands, candidate{rec: rec, em: emphasis{allState: true, extreme: true, afterArgs: writtenArgs(rec)}})
 		extremes++
 	}
 	at := map[*record]int{}
@@ -63,7 +63,7 @@ func (a *Agent) ExplainedInitialSuite(ctx context.Context, s *agent.Subject) ([]
 		if i, ok := at[rec]; ok {
 			cands[i].em.extreme = true
 		} else {
-			cands = append(cands, candidate{rec: rec, em: emphasis{allState: true, extreme: true}})
+			cands = append(cands, candidate{rec: rec, em: emphasis{allState: true, extreme: true, afterArgs: writtenArgs(rec)}})
 		}
 	}
 	if len(cands) == 0 {
@@ -178,6 +178,41 @@ func stateSignature(o outcome) string {
 	}
 	for _, af := range o.After {
 		fmt.Fprintf(&b, "|%d=%s:%s", af.A, af.R.K, af.R.V)
+	}
+	return b.String()
+}
+
+// sinkArgs are the expressions of arguments that a method writes to (Jdk.java's writers and
+// byte streams): what it wrote is what an initial test asserts.
+var sinkArgs = []string{"new StringWriter(", "new ByteArrayOutputStream("}
+
+// writtenArgs are the arguments an initial test asserts after the call (at most three): those
+// of a void method, whose only effect is on its arguments and receiver, and writers.
+func writtenArgs(rec *record) []int {
+	var out []int
+	void := rec.outcome.K == "ret" && rec.outcome.Ret != nil && rec.outcome.Ret.K == "void"
+	for _, af := range rec.outcome.After {
+		sink := false
+		if af.A < len(rec.Args) {
+			for _, p := range sinkArgs {
+				sink = sink || strings.HasPrefix(rec.Args[af.A], p)
+			}
+		}
+		if (void || sink) && len(out) < 3 {
+			out = append(out, af.A)
+		}
+	}
+	return out
+}
+
+// writtenSignature is what writtenArgs's arguments held after the call: two inputs of a void
+// method that wrote different text are two outcomes.
+func writtenSignature(rec *record) string {
+	var b strings.Builder
+	for _, i := range writtenArgs(rec) {
+		if af, ok := findAfter(rec.outcome.After, i); ok {
+			fmt.Fprintf(&b, "|%d=%s:%s", i, af.R.K, af.R.V)
+		}
 	}
 	return b.String()
 }

@@ -208,9 +208,14 @@ final class CallRunner {
         int n = 0;
         for (int i = 0; i < args.length; i++) {
             Object a = args[i];
+            String r = null;
             if (a != null && (a.getClass().isArray() || a instanceof Collection || a instanceof Map)) {
-                after.append(n++ == 0 ? "" : ",").append("{\"a\":").append(i).append(",\"r\":")
-                    .append(observer.render(a, a.getClass(), names, 0)).append('}');
+                r = observer.render(a, a.getClass(), names, 0);
+            } else if (Observer.textSink(a)) {
+                r = observer.renderText(a);
+            }
+            if (r != null) {
+                after.append(n++ == 0 ? "" : ",").append("{\"a\":").append(i).append(",\"r\":").append(r).append('}');
             }
         }
         sb.append(",\"after\":").append(after).append(']');

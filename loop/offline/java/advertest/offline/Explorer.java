@@ -172,6 +172,7 @@ public final class Explorer {
                 throw new Unsupported("a method of an anonymous or local class cannot be called from a test");
             }
             target = findTarget(c, access);
+            gen.impls = new Impls(loader, access, c);
             ptypes = target.getGenericParameterTypes();
             for (Type t : ptypes) {
                 pools.add(gen.pool(t, 2));
@@ -205,6 +206,10 @@ public final class Explorer {
         List<Input> inputs = plan(gen, c, target, pools, receivers, ptypes);
         long deadline = System.nanoTime() + budgetMillis * 1_000_000L;
         Set<String> seen = new HashSet<>();
+        List<Set<String>> tried = new ArrayList<>();
+        for (int i = 0; i < ptypes.length; i++) {
+            tried.add(new java.util.TreeSet<>());
+        }
         int index = 0;
         int timeouts = 0;
         for (Input in : inputs) {
@@ -235,6 +240,9 @@ public final class Explorer {
             if (take != null) {
                 take.invoke(null); // what an abandoned call left behind
             }
+            for (int i = 0; i < in.args.size() && i < tried.size(); i++) {
+                in.args.get(i).kinds("", tried.get(i));
+            }
             String outcome = runner.execute(target, c, in, names);
             String site = take == null ? null : (String) take.invoke(null);
             output.record(index++, argExprs, argTokens, in.receiver == null ? null : recvExpr, setup, recvToken.toString(),
@@ -244,7 +252,21 @@ public final class Explorer {
                 break;
             }
         }
+        output.kinds(kinds(pools), tried);
         output.end(index);
+    }
+
+    /** The kinds of value each parameter's pool holds (Gen.kinds): what the search can build for it. */
+    private static List<Set<String>> kinds(List<List<Gen>> pools) {
+        List<Set<String>> out = new ArrayList<>();
+        for (List<Gen> pool : pools) {
+            Set<String> ks = new java.util.TreeSet<>();
+            for (Gen g : pool) {
+                g.kinds("", ks);
+            }
+            out.add(ks);
+        }
+        return out;
     }
 
     /**

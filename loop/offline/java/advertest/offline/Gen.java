@@ -21,6 +21,16 @@ abstract class Gen {
     /** A short CamelCase token for the test's name. */
     abstract String token();
 
+    /**
+     * Adds the kinds of value this makes to out, each after at: its class (String,
+     * StringBuilder, an implementation, "lambda identity"), an array's or a collection's
+     * elements' after "[]" or "<>". The search's evidence of equivalence counts only when every
+     * kind a parameter's pool holds was tried (Explorer writes both).
+     */
+    void kinds(String at, java.util.Set<String> out) {
+        out.add(at + getClass().getSimpleName());
+    }
+
     /** The null of every reference type. */
     static final Const NULL = new Const(null, "null", "Null");
 
@@ -52,6 +62,13 @@ abstract class Gen {
         String token() {
             return token;
         }
+
+        @Override
+        void kinds(String at, java.util.Set<String> out) {
+            if (value != null) {
+                out.add(at + value.getClass().getSimpleName());
+            }
+        }
     }
 
     /** An array of generated elements. */
@@ -82,6 +99,14 @@ abstract class Gen {
 
         String token() {
             return elems.isEmpty() ? "EmptyArray" : "ArrayOf" + elems.size();
+        }
+
+        @Override
+        void kinds(String at, java.util.Set<String> out) {
+            out.add(at + "[]");
+            for (Gen g : elems) {
+                g.kinds(at + "[]", out);
+            }
         }
     }
 
@@ -134,6 +159,14 @@ abstract class Gen {
             String what = kind == 'M' ? "Map" : kind == 'S' ? "Set" : "List";
             return elems.isEmpty() ? "Empty" + what : what + "Of" + (kind == 'M' ? elems.size() / 2 : elems.size());
         }
+
+        @Override
+        void kinds(String at, java.util.Set<String> out) {
+            out.add(at + "<>");
+            for (Gen g : elems) {
+                g.kinds(at + "<>", out);
+            }
+        }
     }
 
     /** An object made through a constructor with generated arguments. */
@@ -180,6 +213,11 @@ abstract class Gen {
             }
             return sb.length() > 24 ? sb.substring(0, 24) : sb.toString();
         }
+
+        @Override
+        void kinds(String at, java.util.Set<String> out) {
+            out.add(at + ctor.getDeclaringClass().getSimpleName());
+        }
     }
 
     /** An object made through a static factory of its class (DateRange.of("2024-01-01", ...)). */
@@ -219,6 +257,11 @@ abstract class Gen {
             }
             return sb.length() > 24 ? sb.substring(0, 24) : sb.toString();
         }
+
+        @Override
+        void kinds(String at, java.util.Set<String> out) {
+            out.add(at + factory.getDeclaringClass().getSimpleName());
+        }
     }
 
     /** An enum constant. */
@@ -241,6 +284,11 @@ abstract class Gen {
 
         String token() {
             return Exprs.stringToken(constant.name().toLowerCase().replace('_', ' '));
+        }
+
+        @Override
+        void kinds(String at, java.util.Set<String> out) {
+            out.add(at + type.getSimpleName());
         }
     }
 }

@@ -42,6 +42,8 @@ final class Inputs {
     private final Random random;
     private final Access access;
     private final Map<String, List<Gen>> poolCache = new HashMap<>();
+    /** The project's implementations of abstract types and its classes (set by Explorer; a default without a subject else). */
+    Impls impls;
 
     Inputs(long[] ints, double[] doubles, String[] strings, String chars, long seed, Access access) {
         this.ints = ints;
@@ -148,7 +150,7 @@ final class Inputs {
             for (char ch : seen) {
                 out.add(new Const(ch, Exprs.charExpr(ch), Character.isLetterOrDigit(ch) ? "Char" + ch : "Char" + (int) ch));
             }
-        } else if (c == String.class || c == CharSequence.class) {
+        } else if (c == String.class) {
             Set<String> seen = new LinkedHashSet<>();
             seen.add("a");
             seen.add("");
@@ -183,6 +185,10 @@ final class Inputs {
                 out.add(new Const(s, Exprs.stringExpr(s), Exprs.stringToken(s)));
             }
             out.add(Gen.NULL);
+        } else if (Jdk.handles(c)) {
+            out.addAll(Jdk.pool(type, c, this, depth));
+        } else if (c == Class.class || c == Type.class) {
+            out.addAll(impls().classes(type));
         } else if (c == Object.class || c == Number.class || c == Comparable.class) {
             out.addAll(pool(Integer.class, depth));
             if (c != Number.class) {
@@ -245,7 +251,12 @@ final class Inputs {
             out.add(Gen.NULL);
         } else {
             if (c.isInterface() || Modifier.isAbstract(c.getModifiers())) {
-                throw new Unsupported("cannot make a " + c.getName() + ": an interface or abstract class with no implementation known");
+                out.addAll(impls().pool(this, type, c, depth));
+                if (out.isEmpty() && depth > 0) {
+                    throw new Unsupported("cannot make a " + c.getName() + ": an interface or abstract class with no implementation known");
+                }
+                out.add(Gen.NULL);
+                return out;
             }
             if (depth <= 0) {
                 out.add(Gen.NULL);
@@ -291,6 +302,13 @@ final class Inputs {
             out.add(Gen.NULL);
         }
         return out;
+    }
+
+    private Impls impls() {
+        if (impls == null) {
+            impls = new Impls(Inputs.class.getClassLoader(), access, null);
+        }
+        return impls;
     }
 
     /**
@@ -514,7 +532,8 @@ final class Inputs {
                 sb.append(alphabet.charAt(random.nextInt(alphabet.length())));
             }
             String s = sb.toString();
-            return new Const(s, Exprs.stringExpr(s), Exprs.stringToken(s));
+            Const text = new Const(s, Exprs.stringExpr(s), Exprs.stringToken(s));
+            return c == CharSequence.class && random.nextBoolean() ? Jdk.builder(StringBuilder.class, text) : text;
         }
         if (c.isArray() || (Collection.class.isAssignableFrom(c) && !Set.class.isAssignableFrom(c)) || c == Iterable.class) {
             Type comp = c.isArray() ? (type instanceof GenericArrayType ? ((GenericArrayType) type).getGenericComponentType() : c.getComponentType()) : Types.typeArg(type, 0);

@@ -73,7 +73,7 @@ final class Observer {
 
     private static boolean observable(Class<?> t) {
         Class<?> p = Types.unbox(t);
-        if (p.isPrimitive() || t == String.class || t.isEnum() || Values.known(t)) {
+        if (p.isPrimitive() || t == String.class || t.isEnum() || Values.known(t) || Jdk.known(t) || t == java.util.Date.class) {
             return true;
         }
         if (t.isArray()) {
@@ -137,6 +137,10 @@ final class Observer {
                 return JsonText.obj("k", Output.VAL_OPAQUE);
             }
             return JsonText.obj("k", Output.VAL_STRING, "v", Exprs.stringExpr(str));
+        }
+        String jdk = Jdk.expr(v, names);
+        if (jdk != null) {
+            return JsonText.obj("k", Output.VAL_EQUALS, "v", jdk);
         }
         String known = Values.expr(v);
         if (known != null) {
@@ -445,6 +449,26 @@ final class Observer {
         }
         out.sort(Comparator.comparing(java.lang.reflect.Field::getName));
         return out;
+    }
+
+    /**
+     * A writer, builder or byte stream argument after the call, by its text (StringWriter's
+     * toString is what was written); null when the text shows an identity hash.
+     */
+    String renderText(Object a) {
+        String text = String.valueOf(a);
+        if (identityLike(text)) {
+            return null;
+        }
+        if (text.length() > MAX_CHARS) {
+            return big(text.length(), text.hashCode(), "toString().length()");
+        }
+        return JsonText.obj("k", Output.VAL_STRING, "v", Exprs.stringExpr(text), "via", "toString");
+    }
+
+    /** Whether a is an argument read by its text after the call (what the method wrote or appended to it). */
+    static boolean textSink(Object a) {
+        return a instanceof Appendable && !(a instanceof String) || a instanceof java.io.ByteArrayOutputStream;
     }
 
     /** Whether text shows an identity hash (Object.toString of something inside it). */

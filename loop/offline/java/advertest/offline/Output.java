@@ -58,6 +58,7 @@ final class Output implements AutoCloseable {
     static final String[] AFTER_FIELDS = {"a", "r"};
     static final String[] END_FIELDS = {"end", "inputs"};
     static final String[] UNSUPPORTED_FIELDS = {"unsupported"};
+    static final String[] KINDS_FIELDS = {"kinds", "can", "tried"};
 
     /** Whether json, an outcome or a value, is of kind k. */
     static boolean isKind(String json, String k) {
@@ -116,6 +117,19 @@ final class Output implements AutoCloseable {
             line.append(",\"site\":").append(site);
         }
         write(line.append('}').toString());
+    }
+
+    /**
+     * The kinds of value (Gen.kinds) each parameter's pool holds and those the inputs run had:
+     * search evidence of equivalence counts only when every kind was tried.
+     */
+    void kinds(List<? extends java.util.Collection<String>> can, List<? extends java.util.Collection<String>> tried) throws IOException {
+        StringBuilder line = new StringBuilder("{\"kinds\":[");
+        for (int i = 0; i < can.size(); i++) {
+            line.append(i == 0 ? "" : ",").append("{\"can\":").append(JsonText.array(new java.util.ArrayList<>(can.get(i))))
+                .append(",\"tried\":").append(JsonText.array(new java.util.ArrayList<>(tried.get(i)))).append('}');
+        }
+        write(line.append("]}").toString());
     }
 
     /** The exploration reached its end after inputs inputs. */

@@ -93,7 +93,8 @@ final class Types {
         return !c.isPrimitive() && !unbox(c).isPrimitive() && c != String.class && c != CharSequence.class
             && c != Object.class && c != Number.class && c != Comparable.class && !c.isEnum() && !c.isArray()
             && !Collection.class.isAssignableFrom(c) && !Map.class.isAssignableFrom(c) && c != Iterable.class
-            && !c.isInterface() && !Modifier.isAbstract(c.getModifiers()) && !Values.known(c);
+            && !c.isInterface() && !Modifier.isAbstract(c.getModifiers()) && !Values.known(c) && !Jdk.handles(c)
+            && c != Class.class;
     }
 
     static Class<?> concreteCollection(Class<?> c) {

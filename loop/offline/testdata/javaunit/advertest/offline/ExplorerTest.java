@@ -57,7 +57,9 @@ class ExplorerTest {
         assertEquals("{\"i\":0,\"args\":[\"0\",\"0\",\"0\"],\"tokens\":[\"0\",\"0\",\"0\"],\"out\":{\"k\":\"ret\",\"ret\":{\"k\":\"prim\",\"v\":\"0\",\"t\":\"int\"},\"after\":[]},\"imports\":[]}",
             lines.get(1));
         assertEquals("{\"end\":true,\"inputs\":40}", lines.get(lines.size() - 1));
-        assertEquals(42, lines.size());
+        assertEquals("{\"kinds\":[{\"can\":[\"Integer\"],\"tried\":[\"Integer\"]},{\"can\":[\"Integer\"],\"tried\":[\"Integer\"]},"
+            + "{\"can\":[\"Integer\"],\"tried\":[\"Integer\"]}]}", lines.get(lines.size() - 2), "the kinds each parameter can have and had");
+        assertEquals(43, lines.size());
         assertEquals(lines, explore("clamp", new String[] {"int", "int", "int"}, new long[] {10}, 40), "the same inputs every time");
     }
 
@@ -72,7 +74,7 @@ class ExplorerTest {
     @Test
     void aCallPastItsDeadlineIsATimeoutAndEndsTheExploration() throws Exception {
         List<String> lines = explore("sleepy", new String[] {"int"}, new long[] {1000}, 50);
-        String last = lines.get(lines.size() - 2);
+        String last = lines.get(lines.size() - 3);
         assertTrue(last.contains("{\"k\":\"timeout\",\"stopped\":"), last);
         assertTrue(lines.get(lines.size() - 1).startsWith("{\"end\":true"));
     }
