@@ -169,7 +169,7 @@ func (x *indexer) pkg(n *sitter.Node) {
 	if x.ix.pkg != "" {
 		return
 	}
-	if id := firstChildOfType(n, "scoped_identifier", "identifier"); id != nil {
+	if id := FirstChildOfType(n, "scoped_identifier", "identifier"); id != nil {
 		x.ix.pkg = collapse(id.Content(x.src))
 		x.pkgParts = strings.Split(x.ix.pkg, ".")
 	}
@@ -305,7 +305,7 @@ func (x *indexer) nested(n *sitter.Node, ci *classInfo) {
 		}
 		switch pt := parent.Type(); {
 		case k.word == "new" && pt == "object_creation_expression":
-			body := lastChildOfType(parent, "class_body")
+			body := LastChildOfType(parent, "class_body")
 			if body == nil {
 				continue // its arguments are scanned as the loop goes on
 			}
@@ -344,15 +344,6 @@ func (x *indexer) tokenAt(n *sitter.Node, offset int) (leaf, parent *sitter.Node
 		return nil, nil
 	}
 	return leaf, c.CurrentNode()
-}
-
-func lastChildOfType(n *sitter.Node, t string) *sitter.Node {
-	for i := int(n.ChildCount()) - 1; i >= 0; i-- {
-		if c := n.Child(i); c.Type() == t {
-			return c
-		}
-	}
-	return nil
 }
 
 // keywordsIn returns the keywords that start in [start, end).
@@ -745,16 +736,6 @@ func joinSpans(spans []span, src []byte) string {
 // collapse replaces every run of whitespace with one space and trims the ends.
 func collapse(s string) string {
 	return strings.Join(strings.Fields(s), " ")
-}
-
-func firstChildOfType(n *sitter.Node, types ...string) *sitter.Node {
-	for i := 0; i < int(n.ChildCount()); i++ {
-		c := n.Child(i)
-		if slices.Contains(types, c.Type()) {
-			return c
-		}
-	}
-	return nil
 }
 
 // importText is an import as "java.util.List", "static org.x.Y.z" or

@@ -72,7 +72,7 @@ func takeApartClass(root *sitter.Node, src []byte, preferred string) (*TestClass
 			switch {
 			case class == nil,
 				name == preferred && preferred != "",
-				hasTest(n) && !hasTest(class) && nodeName(class, src) != preferred:
+				hasTest(n) && !hasTest(class) && javaparse.FieldText(class, "name", src) != preferred:
 				class = n
 			}
 		}
@@ -80,7 +80,7 @@ func takeApartClass(root *sitter.Node, src []byte, preferred string) (*TestClass
 	if class == nil {
 		return nil, fmt.Errorf("the text declares no class")
 	}
-	tc.Name = nodeName(class, src)
+	tc.Name = javaparse.FieldText(class, "name", src)
 	body := class.ChildByFieldName("body")
 	if body == nil {
 		return nil, fmt.Errorf("the class %s has no body", tc.Name)
@@ -95,7 +95,7 @@ func takeApartClass(root *sitter.Node, src []byte, preferred string) (*TestClass
 	for i := 0; i < int(body.NamedChildCount()); i++ {
 		n := body.NamedChild(i)
 		t := n.Type()
-		if t == "line_comment" || t == "block_comment" {
+		if javaparse.IsComment(n) {
 			// A comment on the line where the previous member ends is that member's.
 			if int(n.StartPoint().Row) != prevEnd {
 				comments = append(comments, n)
@@ -113,7 +113,7 @@ func takeApartClass(root *sitter.Node, src []byte, preferred string) (*TestClass
 			tc.Members = append(tc.Members, agent.Member{Kind: agent.MemberField, Names: declarators(n, src), Source: text})
 			tc.FieldsEnd = lineEnd(src, int(n.EndByte()))
 		case "method_declaration":
-			name := nodeName(n, src)
+			name := javaparse.FieldText(n, "name", src)
 			anns := annotationsOf(n, src)
 			isTest := false
 			for _, a := range anns {
@@ -145,7 +145,7 @@ func takeApartClass(root *sitter.Node, src []byte, preferred string) (*TestClass
 			}
 		case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration":
 			if !n.HasError() {
-				tc.Members = append(tc.Members, agent.Member{Kind: agent.MemberType, Names: []string{nodeName(n, src)}, Source: text})
+				tc.Members = append(tc.Members, agent.Member{Kind: agent.MemberType, Names: []string{javaparse.FieldText(n, "name", src)}, Source: text})
 			}
 		}
 	}
@@ -157,13 +157,6 @@ func takeApartClass(root *sitter.Node, src []byte, preferred string) (*TestClass
 		tc.Unit = "    "
 	}
 	return tc, nil
-}
-
-func nodeName(n *sitter.Node, src []byte) string {
-	if nn := n.ChildByFieldName("name"); nn != nil {
-		return nn.Content(src)
-	}
-	return ""
 }
 
 // withComments is n's text with the comments just above it, from the start of the first one's
@@ -216,7 +209,7 @@ func declarators(n *sitter.Node, src []byte) []string {
 	var out []string
 	for i := 0; i < int(n.NamedChildCount()); i++ {
 		if c := n.NamedChild(i); c.Type() == "variable_declarator" {
-			out = append(out, nodeName(c, src))
+			out = append(out, javaparse.FieldText(c, "name", src))
 		}
 	}
 	return out

@@ -132,7 +132,7 @@ func SeedCandidates(src []byte, line int, key string) ([]Fault, error) {
 		if body == nil {
 			return
 		}
-		walkNodes(body, func(n *sitter.Node) bool {
+		javaparse.Walk(body, func(n *sitter.Node) bool {
 			if n.StartByte() != body.StartByte() && isNestedScope(n.Type()) {
 				return false // a lambda's or an inner class's code belongs to another method
 			}
@@ -343,16 +343,4 @@ func nodeAt(root *sitter.Node, start, end int) *sitter.Node {
 		}
 		n = next
 	}
-}
-
-// walkNodes visits n and its named descendants in source order; visit returns false to skip
-// a node's children.
-func walkNodes(n *sitter.Node, visit func(*sitter.Node) bool) {
-	if !visit(n) {
-		return
-	}
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		walkNodes(n.NamedChild(i), visit)
-	}
-	// Operators are anonymous nodes: binary and unary expressions are visited as wholes above.
 }

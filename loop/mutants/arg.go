@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/advertest/advertest-lsp/javaparse"
 )
 
 // ARG, two arguments of a call in the wrong order: each pair of neighbouring arguments
@@ -39,18 +41,13 @@ func swapArguments(g *generator, n *sitter.Node) {
 		return
 	}
 	if call.Type() == "method_invocation" {
-		recv := strings.TrimPrefix(contentOf(call.ChildByFieldName("object"), g.src), "java.lang.")
+		recv := strings.TrimPrefix(javaparse.Text(call.ChildByFieldName("object"), g.src), "java.lang.")
 		recv = strings.TrimPrefix(recv, "java.util.")
-		if commutativeCalls[recv+"."+contentOf(call.ChildByFieldName("name"), g.src)] {
+		if commutativeCalls[recv+"."+javaparse.Text(call.ChildByFieldName("name"), g.src)] {
 			return
 		}
 	}
-	var args []*sitter.Node
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		if a := n.NamedChild(i); a.Type() != "line_comment" && a.Type() != "block_comment" {
-			args = append(args, a)
-		}
-	}
+	args := javaparse.CodeChildren(n)
 	for i := 0; i+1 < len(args); i++ {
 		a, b := args[i], args[i+1]
 		ta, tb := g.declaredType(a), g.declaredType(b)

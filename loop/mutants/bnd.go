@@ -1,6 +1,9 @@
 package mutants
 
-import sitter "github.com/smacker/go-tree-sitter"
+import (
+	"github.com/advertest/advertest-lsp/javaparse"
+	sitter "github.com/smacker/go-tree-sitter"
+)
 
 // constantBoundary is BND/strong: an integer constant c → c+1, c-1, 0 within the literal's
 // type: a constant assigned straight to a byte, short or char stays in its range, the
@@ -20,7 +23,7 @@ func constantBoundary(g *generator, n *sitter.Node) {
 	}
 	// A constant assigned straight to a narrow variable must stay in its range.
 	if p := n.Parent(); p != nil && p.Type() == "variable_declarator" && p.Parent() != nil {
-		switch contentOf(p.Parent().ChildByFieldName("type"), g.src) {
+		switch javaparse.Text(p.Parent().ChildByFieldName("type"), g.src) {
 		case "byte":
 			limit = 127
 		case "short":

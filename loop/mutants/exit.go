@@ -1,6 +1,9 @@
 package mutants
 
-import sitter "github.com/smacker/go-tree-sitter"
+import (
+	"github.com/advertest/advertest-lsp/javaparse"
+	sitter "github.com/smacker/go-tree-sitter"
+)
 
 // EXIT, a missing early exit: a `return`, `break` or `continue` that ends a branch of an
 // `if` removed, so control goes on after the if. Records EXIT/default and EXIT/strong; each
@@ -71,7 +74,7 @@ func (g *generator) exitRemovable(n *sitter.Node) bool {
 	if !oneLine(n, g.src) {
 		return false
 	}
-	if expr := firstCodeChild(n); expr != nil && n.Type() == "return_statement" && containsCall(expr) && inCheckedTry(n, g.src) {
+	if expr := javaparse.FirstCodeChild(n); expr != nil && n.Type() == "return_statement" && containsCall(expr) && inCheckedTry(n, g.src) {
 		return false
 	}
 	return true
@@ -113,7 +116,7 @@ func endsBranch(s *sitter.Node) (*sitter.Node, bool) {
 		return nil, false
 	}
 	if p.Type() == "block" {
-		if last := lastStatement(p); last == nil || !sameNode(last, s) {
+		if last := javaparse.LastCodeChild(p); last == nil || !javaparse.SameNode(last, s) {
 			return nil, false
 		}
 		s, p = p, p.Parent()
@@ -124,20 +127,10 @@ func endsBranch(s *sitter.Node) (*sitter.Node, bool) {
 	if p.Type() != "if_statement" {
 		return nil, false
 	}
-	if sameNode(p.ChildByFieldName("consequence"), s) || sameNode(p.ChildByFieldName("alternative"), s) {
+	if javaparse.SameNode(p.ChildByFieldName("consequence"), s) || javaparse.SameNode(p.ChildByFieldName("alternative"), s) {
 		return p, true
 	}
 	return nil, false
-}
-
-// lastStatement is the last named child of a block that is not a comment.
-func lastStatement(block *sitter.Node) *sitter.Node {
-	for i := int(block.NamedChildCount()) - 1; i >= 0; i-- {
-		if c := block.NamedChild(i); c.Type() != "line_comment" && c.Type() != "block_comment" {
-			return c
-		}
-	}
-	return nil
 }
 
 // followed reports a statement s that has another statement after it in its block.
@@ -146,8 +139,8 @@ func followed(s *sitter.Node) bool {
 	if p == nil || (p.Type() != "block" && p.Type() != "constructor_body") {
 		return false
 	}
-	last := lastStatement(p)
-	return last != nil && !sameNode(last, s)
+	last := javaparse.LastCodeChild(p)
+	return last != nil && !javaparse.SameNode(last, s)
 }
 
 // endsLoopBody reports a statement s that is a loop's body, or the last statement of the
@@ -155,12 +148,12 @@ func followed(s *sitter.Node) bool {
 func endsLoopBody(s *sitter.Node, src []byte) bool {
 	p := s.Parent()
 	if p != nil && p.Type() == "block" {
-		if last := lastStatement(p); last == nil || !sameNode(last, s) {
+		if last := javaparse.LastCodeChild(p); last == nil || !javaparse.SameNode(last, s) {
 			return false
 		}
 		s, p = p, p.Parent()
 	}
-	if p == nil || !isLoop(p) || !sameNode(p.ChildByFieldName("body"), s) {
+	if p == nil || !isLoop(p) || !javaparse.SameNode(p.ChildByFieldName("body"), s) {
 		return false
 	}
 	return !endlessLoop(p, src)
@@ -201,7 +194,7 @@ func endlessLoop(n *sitter.Node, src []byte) bool {
 		return true
 	}
 	for cond.Type() == "parenthesized_expression" {
-		c := firstCodeChild(cond)
+		c := javaparse.FirstCodeChild(cond)
 		if c == nil {
 			break
 		}

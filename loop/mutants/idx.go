@@ -1,6 +1,9 @@
 package mutants
 
-import sitter "github.com/smacker/go-tree-sitter"
+import (
+	"github.com/advertest/advertest-lsp/javaparse"
+	sitter "github.com/smacker/go-tree-sitter"
+)
 
 // IDX, an index off by one: the index of an array access `a[i]`, of a list's `get(i)` and
 // of a String's `charAt(i)` → `i + 1` and `i - 1`. Only an index that is a variable, a
@@ -21,7 +24,7 @@ func shiftIndex(g *generator, n *sitter.Node) {
 		if obj == nil || args == nil || args.NamedChildCount() != 1 {
 			return
 		}
-		switch contentOf(n.ChildByFieldName("name"), g.src) {
+		switch javaparse.Text(n.ChildByFieldName("name"), g.src) {
 		case "get":
 			if !listTypes[simpleTypeName(g.declaredType(obj))] {
 				return

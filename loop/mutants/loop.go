@@ -1,6 +1,9 @@
 package mutants
 
-import sitter "github.com/smacker/go-tree-sitter"
+import (
+	"github.com/advertest/advertest-lsp/javaparse"
+	sitter "github.com/smacker/go-tree-sitter"
+)
 
 // LOOP, a nested loop bounded by the wrong thing: in a `for` loop nested in other `for`
 // loops, whose condition compares the loop's own variable (declared or assigned in its
@@ -18,7 +21,7 @@ func wrongLoopBound(g *generator, n *sitter.Node) {
 	if !ok || !oneLine(bound, g.src) {
 		return
 	}
-	boundOnRight := sameNode(cmp.right, bound)
+	boundOnRight := javaparse.SameNode(cmp.right, bound)
 	made := 0
 	seen := map[string]bool{g.text(bound): true, v: true}
 	try := func(text string) {
@@ -72,11 +75,11 @@ func loopBound(n *sitter.Node, src []byte) (string, *sitter.Node, binary, bool) 
 	case "local_variable_declaration":
 		for i := 0; i < int(init.NamedChildCount()); i++ {
 			if d := init.NamedChild(i); d.Type() == "variable_declarator" {
-				initVars[contentOf(d.ChildByFieldName("name"), src)] = true
+				initVars[javaparse.Text(d.ChildByFieldName("name"), src)] = true
 			}
 		}
 	case "assignment_expression":
-		initVars[contentOf(init.ChildByFieldName("left"), src)] = true
+		initVars[javaparse.Text(init.ChildByFieldName("left"), src)] = true
 	}
 	if b.left.Type() == "identifier" && initVars[b.left.Content(src)] {
 		return b.left.Content(src), b.right, b, true

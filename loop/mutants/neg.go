@@ -1,6 +1,9 @@
 package mutants
 
-import sitter "github.com/smacker/go-tree-sitter"
+import (
+	"github.com/advertest/advertest-lsp/javaparse"
+	sitter "github.com/smacker/go-tree-sitter"
+)
 
 // NEG, negation: records NEG/default (a statement's or a ternary's condition) and
 // NEG/strong (any `!` removed).
@@ -20,7 +23,7 @@ func negateCondition(g *generator, n *sitter.Node) {
 			g.add(inner, "!("+g.text(inner)+")", inner)
 		}
 	case "binary_expression":
-		switch contentOf(inner.ChildByFieldName("operator"), g.src) {
+		switch javaparse.Text(inner.ChildByFieldName("operator"), g.src) {
 		case "<", "<=", ">", ">=", "==", "!=":
 			// ROR's negation already makes this mutant.
 		default:

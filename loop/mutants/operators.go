@@ -1,6 +1,9 @@
 package mutants
 
-import sitter "github.com/smacker/go-tree-sitter"
+import (
+	"github.com/advertest/advertest-lsp/javaparse"
+	sitter "github.com/smacker/go-tree-sitter"
+)
 
 // What the operators share: the parts of binary and unary expressions, operator swaps that
 // keep the meaning of precedence, conditions, pattern bindings and checked exceptions.
@@ -86,8 +89,8 @@ func (g *generator) replaceOperator(b binary, to string) {
 			wrapWhole = pp > newPrec || (!isLeft && pp >= newPrec)
 		}
 	}
-	wrapLeft := left.Type() == "binary_expression" && precedence[contentOf(left.ChildByFieldName("operator"), g.src)] < newPrec
-	wrapRight := right.Type() == "binary_expression" && precedence[contentOf(right.ChildByFieldName("operator"), g.src)] <= newPrec
+	wrapLeft := left.Type() == "binary_expression" && precedence[javaparse.Text(left.ChildByFieldName("operator"), g.src)] < newPrec
+	wrapRight := right.Type() == "binary_expression" && precedence[javaparse.Text(right.ChildByFieldName("operator"), g.src)] <= newPrec
 	if !wrapWhole && !wrapLeft && !wrapRight {
 		g.add(opNode, to, n)
 		return
@@ -124,7 +127,7 @@ func (g *generator) conditionOf(n *sitter.Node) *sitter.Node {
 	inner := cond
 	switch n.Type() {
 	case "if_statement", "while_statement", "do_statement":
-		if inner = firstCodeChild(cond); inner == nil {
+		if inner = javaparse.FirstCodeChild(cond); inner == nil {
 			return nil
 		}
 	}
@@ -135,16 +138,6 @@ func (g *generator) conditionOf(n *sitter.Node) *sitter.Node {
 		return nil
 	}
 	return inner
-}
-
-// firstCodeChild is the first named child that is not a comment.
-func firstCodeChild(n *sitter.Node) *sitter.Node {
-	for i := 0; i < int(n.NamedChildCount()); i++ {
-		if c := n.NamedChild(i); c.Type() != "line_comment" && c.Type() != "block_comment" {
-			return c
-		}
-	}
-	return nil
 }
 
 // hasPatternBinding reports an `instanceof` pattern that binds a variable (`o instanceof

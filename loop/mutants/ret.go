@@ -3,6 +3,7 @@ package mutants
 import (
 	"strings"
 
+	"github.com/advertest/advertest-lsp/javaparse"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -13,7 +14,7 @@ func returnValue(g *generator, n *sitter.Node) {
 	if g.inLambda {
 		return
 	}
-	expr := firstCodeChild(n)
+	expr := javaparse.FirstCodeChild(n)
 	if expr == nil || !oneLine(expr, g.src) {
 		return
 	}

@@ -240,7 +240,7 @@ func locate(root *sitter.Node, src []byte, lines []lineSpan, m Mutant) (node *si
 			return forUpdate(below, edit, repl, m, src)
 		}
 		cond := stmt.ChildByFieldName("condition")
-		if cond == nil || below == nil || !sameNode(below, cond) {
+		if cond == nil || below == nil || !javaparse.SameNode(below, cond) {
 			return nil, span{}, "", "in a " + stmt.Type() + " outside its condition", false
 		}
 		ctx = "condition"
@@ -278,10 +278,10 @@ func locate(root *sitter.Node, src []byte, lines []lineSpan, m Mutant) (node *si
 	}
 	// Switch the innermost expression that holds the edit and may stand for any value of its type.
 	e := n
-	for e != nil && !sameNode(e, stmt) && !switchable(e) {
+	for e != nil && !javaparse.SameNode(e, stmt) && !switchable(e) {
 		e = e.Parent()
 	}
-	if e == nil || sameNode(e, stmt) || !oneLine(e, src) {
+	if e == nil || javaparse.SameNode(e, stmt) || !oneLine(e, src) {
 		return nil, span{}, "", "no expression to switch in the " + ctx, false
 	}
 	return e, edit, repl, ctx, true
@@ -293,7 +293,7 @@ func isForUpdate(stmt, n *sitter.Node) bool {
 		return false
 	}
 	for i := 0; i < int(stmt.ChildCount()); i++ {
-		if stmt.FieldNameForChild(i) == "update" && sameNode(stmt.Child(i), n) {
+		if stmt.FieldNameForChild(i) == "update" && javaparse.SameNode(stmt.Child(i), n) {
 			return true
 		}
 	}
@@ -365,14 +365,14 @@ func switchable(n *sitter.Node) bool {
 	case "update_expression":
 		return false
 	case "assignment_expression":
-		if l := p.ChildByFieldName("left"); l != nil && sameNode(l, n) {
+		if l := p.ChildByFieldName("left"); l != nil && javaparse.SameNode(l, n) {
 			return false
 		}
 	case "method_invocation", "field_access":
-		if nm := p.ChildByFieldName("name"); nm != nil && sameNode(nm, n) {
+		if nm := p.ChildByFieldName("name"); nm != nil && javaparse.SameNode(nm, n) {
 			return false
 		}
-		if f := p.ChildByFieldName("field"); f != nil && sameNode(f, n) {
+		if f := p.ChildByFieldName("field"); f != nil && javaparse.SameNode(f, n) {
 			return false
 		}
 	case "lambda_expression", "inferred_parameters", "formal_parameter", "catch_formal_parameter":

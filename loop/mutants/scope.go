@@ -3,6 +3,7 @@ package mutants
 import (
 	"strings"
 
+	"github.com/advertest/advertest-lsp/javaparse"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -37,7 +38,7 @@ func (g *generator) visibleLocals(n *sitter.Node) []local {
 	// declared adds the declarators of a local variable declaration that have an initialiser,
 	// the last one first.
 	declared := func(decl *sitter.Node) {
-		typ := contentOf(decl.ChildByFieldName("type"), g.src)
+		typ := javaparse.Text(decl.ChildByFieldName("type"), g.src)
 		for i := int(decl.NamedChildCount()) - 1; i >= 0; i-- {
 			d := decl.NamedChild(i)
 			if d.Type() != "variable_declarator" || d.ChildByFieldName("value") == nil {
@@ -47,7 +48,7 @@ func (g *generator) visibleLocals(n *sitter.Node) []local {
 			if dims := d.ChildByFieldName("dimensions"); dims != nil {
 				t += dims.Content(g.src)
 			}
-			add(contentOf(d.ChildByFieldName("name"), g.src), t)
+			add(javaparse.Text(d.ChildByFieldName("name"), g.src), t)
 		}
 	}
 	params := func(ps *sitter.Node) {
@@ -59,11 +60,11 @@ func (g *generator) visibleLocals(n *sitter.Node) []local {
 			if p.Type() != "formal_parameter" {
 				continue // a spread parameter's type is an array of what it says; leave it
 			}
-			t := contentOf(p.ChildByFieldName("type"), g.src)
+			t := javaparse.Text(p.ChildByFieldName("type"), g.src)
 			if d := p.ChildByFieldName("dimensions"); d != nil {
 				t += d.Content(g.src)
 			}
-			add(contentOf(p.ChildByFieldName("name"), g.src), t)
+			add(javaparse.Text(p.ChildByFieldName("name"), g.src), t)
 		}
 	}
 	child := n
@@ -86,7 +87,7 @@ func (g *generator) visibleLocals(n *sitter.Node) []local {
 			}
 		case "enhanced_for_statement":
 			if body := p.ChildByFieldName("body"); body != nil && within(child, body) {
-				add(contentOf(p.ChildByFieldName("name"), g.src), contentOf(p.ChildByFieldName("type"), g.src))
+				add(javaparse.Text(p.ChildByFieldName("name"), g.src), javaparse.Text(p.ChildByFieldName("type"), g.src))
 			}
 		case "lambda_expression":
 			if ps := p.ChildByFieldName("parameters"); ps != nil && ps.Type() == "formal_parameters" {
@@ -148,7 +149,7 @@ func (g *generator) declaredType(n *sitter.Node) string {
 		}
 	case "field_access":
 		if obj := n.ChildByFieldName("object"); obj != nil && obj.Type() == "this" {
-			if t, ok := g.env[contentOf(n.ChildByFieldName("field"), g.src)]; ok && t != "var" {
+			if t, ok := g.env[javaparse.Text(n.ChildByFieldName("field"), g.src)]; ok && t != "var" {
 				return strings.Join(strings.Fields(t), "")
 			}
 		}
@@ -171,9 +172,9 @@ func isConstant(n *sitter.Node, src []byte) bool {
 	case "identifier":
 		return isConstantName(n.Content(src))
 	case "field_access":
-		return isConstantName(contentOf(n.ChildByFieldName("field"), src))
+		return isConstantName(javaparse.Text(n.ChildByFieldName("field"), src))
 	case "parenthesized_expression":
-		if c := firstCodeChild(n); c != nil {
+		if c := javaparse.FirstCodeChild(n); c != nil {
 			return isConstant(c, src)
 		}
 	}
@@ -222,19 +223,15 @@ func (g *generator) asOperandText(text string, primary bool, site *sitter.Node) 
 		switch p.Type() {
 		case "binary_expression", "unary_expression", "cast_expression", "field_access", "array_access",
 			"instanceof_expression", "update_expression", "ternary_expression":
-			if p.Type() == "ternary_expression" && !sameNode(p.ChildByFieldName("condition"), site) {
+			if p.Type() == "ternary_expression" && !javaparse.SameNode(p.ChildByFieldName("condition"), site) {
 				return text // a branch of ?: takes any expression but an assignment or lambda
 			}
 			return "(" + text + ")"
 		case "method_invocation":
-			if sameNode(p.ChildByFieldName("object"), site) {
+			if javaparse.SameNode(p.ChildByFieldName("object"), site) {
 				return "(" + text + ")"
 			}
 		}
 	}
 	return text
-}
-
-func sameNode(a, b *sitter.Node) bool {
-	return a != nil && b != nil && a.StartByte() == b.StartByte() && a.EndByte() == b.EndByte() && a.Type() == b.Type()
 }

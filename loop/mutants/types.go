@@ -3,6 +3,7 @@ package mutants
 import (
 	"strings"
 
+	"github.com/advertest/advertest-lsp/javaparse"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -230,7 +231,7 @@ func (env typeEnv) kindOf(n *sitter.Node, src []byte) kind {
 			return env.kindOf(n.NamedChild(0), src)
 		}
 	case "cast_expression":
-		return kindOfType(contentOf(n.ChildByFieldName("type"), src))
+		return kindOfType(javaparse.Text(n.ChildByFieldName("type"), src))
 	case "ternary_expression":
 		k := env.kindOf(n.ChildByFieldName("consequence"), src)
 		if k == kindUnknown || k == kindNull {
@@ -242,14 +243,14 @@ func (env typeEnv) kindOf(n *sitter.Node, src []byte) kind {
 	case "assignment_expression":
 		return env.kindOf(n.ChildByFieldName("left"), src)
 	case "object_creation_expression":
-		return kindOfType(contentOf(n.ChildByFieldName("type"), src))
+		return kindOfType(javaparse.Text(n.ChildByFieldName("type"), src))
 	case "unary_expression":
 		if op := n.ChildByFieldName("operator"); op != nil && op.Type() == "!" {
 			return kindBool
 		}
 		return kindNum
 	case "binary_expression":
-		op := contentOf(n.ChildByFieldName("operator"), src)
+		op := javaparse.Text(n.ChildByFieldName("operator"), src)
 		switch op {
 		case "<", "<=", ">", ">=", "==", "!=", "&&", "||":
 			return kindBool
@@ -273,8 +274,8 @@ func (env typeEnv) kindOf(n *sitter.Node, src []byte) kind {
 			}
 		}
 	case "method_invocation":
-		name := contentOf(n.ChildByFieldName("name"), src)
-		obj := contentOf(n.ChildByFieldName("object"), src)
+		name := javaparse.Text(n.ChildByFieldName("name"), src)
+		obj := javaparse.Text(n.ChildByFieldName("object"), src)
 		if obj == "Math" || obj == "StrictMath" || obj == "java.lang.Math" {
 			return kindNum
 		}
@@ -292,11 +293,4 @@ func (env typeEnv) kindOf(n *sitter.Node, src []byte) kind {
 		}
 	}
 	return kindUnknown
-}
-
-func contentOf(n *sitter.Node, src []byte) string {
-	if n == nil {
-		return ""
-	}
-	return n.Content(src)
 }

@@ -1,6 +1,9 @@
 package mutants
 
-import sitter "github.com/smacker/go-tree-sitter"
+import (
+	"github.com/advertest/advertest-lsp/javaparse"
+	sitter "github.com/smacker/go-tree-sitter"
+)
 
 // VAR, the wrong variable: a read of a local or parameter replaced by another local or
 // parameter of the same declared type that is visible and definitely assigned there (see
@@ -60,7 +63,7 @@ func readSite(n *sitter.Node) bool {
 		return true
 	}
 	field, ok := readField[p.Type()]
-	return ok && sameNode(p.ChildByFieldName(field), n)
+	return ok && javaparse.SameNode(p.ChildByFieldName(field), n)
 }
 
 // readField names, for a parent node type, the one child field that is read.

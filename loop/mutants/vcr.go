@@ -3,6 +3,7 @@ package mutants
 import (
 	"strings"
 
+	"github.com/advertest/advertest-lsp/javaparse"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -12,7 +13,7 @@ import (
 // try that catches a checked exception are left; `super(...)`/`this(...)` are never
 // expression statements.
 func removeCall(g *generator, n *sitter.Node) {
-	call := firstCodeChild(n)
+	call := javaparse.FirstCodeChild(n)
 	if call == nil || call.Type() != "method_invocation" || !oneLine(n, g.src) {
 		return
 	}

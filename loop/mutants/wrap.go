@@ -3,6 +3,7 @@ package mutants
 import (
 	"strings"
 
+	"github.com/advertest/advertest-lsp/javaparse"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
@@ -35,12 +36,7 @@ func removeWrapper(g *generator, n *sitter.Node) {
 	if name == nil || args == nil || !oneLine(n, g.src) {
 		return
 	}
-	var as []*sitter.Node
-	for i := 0; i < int(args.NamedChildCount()); i++ {
-		if a := args.NamedChild(i); a.Type() != "line_comment" && a.Type() != "block_comment" {
-			as = append(as, a)
-		}
-	}
+	as := javaparse.CodeChildren(args)
 	method := g.text(name)
 	receiver := ""
 	if obj != nil {
@@ -76,7 +72,7 @@ func removeWrapper(g *generator, n *sitter.Node) {
 		// member is selected or an element indexed.
 		cast := "(int) " + operand
 		if p := n.Parent(); p != nil && (p.Type() == "field_access" || p.Type() == "array_access" ||
-			p.Type() == "method_invocation" && sameNode(p.ChildByFieldName("object"), n)) {
+			p.Type() == "method_invocation" && javaparse.SameNode(p.ChildByFieldName("object"), n)) {
 			cast = "(" + cast + ")"
 		}
 		g.add(n, cast, n)
@@ -169,7 +165,7 @@ func boundName(n *sitter.Node, src []byte) bool {
 	case "identifier":
 		name = n.Content(src)
 	case "field_access":
-		name = contentOf(n.ChildByFieldName("field"), src)
+		name = javaparse.Text(n.ChildByFieldName("field"), src)
 	default:
 		return false
 	}

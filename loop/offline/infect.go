@@ -196,8 +196,8 @@ func siteSpan(src []byte, start, end int) (span, bool) {
 		// an identifier or access that is not a value: a method's name, an assignment's
 		// target, the operand of ++ or --: wrap what holds it instead
 		for best != nil && best.Parent() != nil && (lvalue(best) ||
-			best.Parent().Type() == "method_invocation" && sameNode(best.Parent().ChildByFieldName("name"), best) ||
-			best.Parent().Type() == "field_access" && sameNode(best.Parent().ChildByFieldName("field"), best)) {
+			best.Parent().Type() == "method_invocation" && javaparse.SameNode(best.Parent().ChildByFieldName("name"), best) ||
+			best.Parent().Type() == "field_access" && javaparse.SameNode(best.Parent().ChildByFieldName("field"), best)) {
 			best = best.Parent()
 		}
 		// a constant or a variable alone always differs when it is what changed: its use is
@@ -222,15 +222,11 @@ func siteSpan(src []byte, start, end int) (span, bool) {
 func lvalue(n *sitter.Node) bool {
 	p := n.Parent()
 	return p != nil && (p.Type() == "update_expression" ||
-		p.Type() == "assignment_expression" && sameNode(p.ChildByFieldName("left"), n))
+		p.Type() == "assignment_expression" && javaparse.SameNode(p.ChildByFieldName("left"), n))
 }
 
 func identByte(b byte) bool {
 	return b == '_' || b == '$' || b >= 0x80 || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
-}
-
-func sameNode(a, b *sitter.Node) bool {
-	return a != nil && b != nil && a.StartByte() == b.StartByte() && a.EndByte() == b.EndByte() && a.Type() == b.Type()
 }
 
 // probedSources returns the original and the mutant with the mutated expression wrapped in the
