@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/advertest/advertest-lsp/loop/mutants/opnames"
 )
 
 // markdownRow is the registry's row in docs/operators.md.
@@ -43,5 +45,21 @@ func TestDocsListEveryOperator(t *testing.T) {
 	}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Errorf("docs/operators.md's table is not the registry; the rows should be:\n%s", strings.Join(want, "\n"))
+	}
+}
+
+// TestRegistryMatchesOpnames: the names settings/schema checks without tree-sitter
+// (opnames.Records) are the registry's, in its order.
+func TestRegistryMatchesOpnames(t *testing.T) {
+	var got []string
+	for _, op := range registry {
+		got = append(got, op.Name())
+	}
+	var want []string
+	for _, r := range opnames.Records {
+		want = append(want, r.Name())
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("the registry's operators:\n%v\nopnames.Records:\n%v", got, want)
 	}
 }

@@ -6,17 +6,18 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/advertest/advertest-lsp/loop/mutants/opnames"
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// Group is an operator's stage in the rule-based M: its first move plays the default group,
-// its later moves add the strong group on the lines of surviving mutants and on uncovered
-// lines.
-type Group string
+// Group is an operator's stage in the rule-based M (opnames.Group): its first move plays the
+// default group, its later moves add the strong group on the lines of surviving mutants and on
+// uncovered lines.
+type Group = opnames.Group
 
 const (
-	GroupDefault Group = "default"
-	GroupStrong  Group = "strong"
+	GroupDefault = opnames.Default
+	GroupStrong  = opnames.Strong
 )
 
 // Operator is one record of the registry: one mutation operator of the rule-based M.
@@ -36,11 +37,13 @@ type Operator struct {
 }
 
 // Name is "CODE/group", unique in the registry: "ROR/default", "BND/strong".
-func (op *Operator) Name() string { return op.Code + "/" + string(op.Group) }
+func (op *Operator) Name() string { return op.record().Name() }
 
 // registry lists every operator, the default group first: one record a line pair, its
-// function in the file named after its code. Adding an operator is one record here and one
-// test in operators_test.go (TestEveryOperatorHasATest fails without it).
+// function in the file named after its code. Adding an operator is one record here, its code
+// and group in opnames.Records (the names settings/schema checks without tree-sitter), one test
+// in operators_test.go and a row in docs/operators.md's table (TestRegistryMatchesOpnames,
+// TestEveryOperatorHasATest and TestDocsListEveryOperator fail without them).
 var registry = []*Operator{
 	{Code: "ROR", Group: GroupDefault, NodeTypes: binaryNodeTypes, mutate: swapBinary(rorBoundaryAndNegation, anyOperands),
 		Description: "relational boundary and negation: < → <= >=; <= → < >; > → >= <=; >= → > <; == ↔ !="},
@@ -106,21 +109,9 @@ func WriteOperatorTable(w io.Writer) error {
 		return fmt.Errorf("write the operator table: %w", err)
 	}
 	_, err := fmt.Fprintf(w, "\nChoose with the setting mutants.operators: a list of groups (%s), codes (%s) and CODE/group names; see docs/operators.md.\n",
-		strings.Join(groupNames(), ", "), strings.Join(codes(), ", "))
+		strings.Join(opnames.Groups(), ", "), strings.Join(opnames.Codes(), ", "))
 	return err
 }
 
-// codes lists the registry's distinct codes in registry order.
-func codes() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, op := range registry {
-		if !seen[op.Code] {
-			seen[op.Code] = true
-			out = append(out, op.Code)
-		}
-	}
-	return out
-}
-
-func groupNames() []string { return []string{string(GroupDefault), string(GroupStrong)} }
+// record is op's name in opnames.
+func (op *Operator) record() opnames.Record { return opnames.Record{Code: op.Code, Group: op.Group} }

@@ -1,10 +1,6 @@
 package mutants
 
-import (
-	"errors"
-	"fmt"
-	"strings"
-)
+import "github.com/advertest/advertest-lsp/loop/mutants/opnames"
 
 // Selection is a set of the registry's operators: the ones the setting mutants.operators
 // allows. The zero Selection holds every operator.
@@ -17,21 +13,15 @@ type Selection struct {
 // ("ROR/strong"); case does not matter. The selection is the union. An unknown name or an
 // empty list is an error that lists the valid names.
 func Select(names []string) (Selection, error) {
-	if len(names) == 0 {
-		return Selection{}, errors.New("no mutation operator selected: " + validNames())
+	if err := opnames.Check(names); err != nil {
+		return Selection{}, err
 	}
 	picked := map[*Operator]bool{}
-	for _, raw := range names {
-		name := strings.TrimSpace(raw)
-		matched := false
+	for _, name := range names {
 		for _, op := range registry {
-			if strings.EqualFold(name, string(op.Group)) || strings.EqualFold(name, op.Code) || strings.EqualFold(name, op.Name()) {
+			if opnames.Matches(name, op.record()) {
 				picked[op] = true
-				matched = true
 			}
-		}
-		if !matched {
-			return Selection{}, fmt.Errorf("unknown mutation operator %q: %s", raw, validNames())
 		}
 	}
 	var s Selection
@@ -50,11 +40,6 @@ func MustSelect(names ...string) Selection {
 		panic(err)
 	}
 	return s
-}
-
-func validNames() string {
-	return fmt.Sprintf("valid are the groups %s, the codes %s, and CODE/group (ROR/strong)",
-		strings.Join(groupNames(), ", "), strings.Join(codes(), ", "))
 }
 
 // Operators returns the selected records in registry order.

@@ -5,6 +5,8 @@
 // The server's defaults, loop.Config, llm.Config, the VS Code extension's
 // contributes.configuration and docs/settings.md all come from Table.
 //
-// It is a leaf: it imports only the standard library, so that loop and loop/llm can take
-// their defaults from it without importing the server's packages.
+// It is a leaf: it imports the standard library and loop/mutants/opnames alone (the operators'
+// names, to check mutants.operators; loop/mutants itself needs tree-sitter, and so cgo), so that
+// loop and loop/llm can take their defaults from it without importing the server's packages, and
+// it builds with CGO_ENABLED=0.
 package schema

@@ -3,7 +3,7 @@ package schema
 import (
 	"math"
 
-	"github.com/advertest/advertest-lsp/loop/mutants"
+	"github.com/advertest/advertest-lsp/loop/mutants/opnames"
 )
 
 // DefaultBaseURL is llm.baseURL's default when OPENAI_BASE_URL is not set.
@@ -232,9 +232,9 @@ var Table = []Setting{
 }
 
 // validOperators checks that every name of a mutants.operators value is an operator group or
-// code of the registry (loop/mutants).
+// code of the registry (loop/mutants/opnames: its names without tree-sitter).
 func validOperators(val any) string {
-	if _, err := mutants.Select(val.([]string)); err != nil {
+	if err := opnames.Check(val.([]string)); err != nil {
 		return err.Error()
 	}
 	return ""
