@@ -55,8 +55,10 @@ type Handler struct {
 	version string
 	opts    Options
 
-	jobs    *jobs.Manager
-	core    *app.Core
+	jobs *jobs.Manager
+	core *app.Core
+	// uses runs the jobs' use cases: core (a test's own in the job-policy test).
+	uses    useCases
 	results *results
 
 	// mu guards what initialize and workspace notifications tell us (the
@@ -76,6 +78,9 @@ type Handler struct {
 	progressJobs map[string]string
 	// pendingProgress holds the progress begun for a job while it waited for a slot.
 	pendingProgress map[string]*progress
+
+	// testFiles are the writers of the test files, by path (*testFileWriter).
+	testFiles sync.Map
 
 	// saveMu guards the pending on-save timers, by document.
 	saveMu     sync.Mutex
@@ -105,6 +110,7 @@ func New(session *server.Session, opts Options) *Handler {
 	h.results = newResults(h)
 	h.jobs = jobs.NewManager(h.settings.JobsMax, session.Go)
 	h.core = app.New(app.Options{Getenv: opts.Getenv, CacheDir: opts.CacheDir, Logger: h.logger, Background: session.Background(), Buffers: h.buffer, WarmCompilers: true})
+	h.uses = h.core
 	// When the session ends (shutdown, or the connection's end), the jobs stop and the
 	// worker JVMs go; the server waits for this before Serve returns.
 	session.Go("projects", func(ctx context.Context) {

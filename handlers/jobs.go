@@ -74,22 +74,36 @@ func (h *Handler) request(snap *methodSnapshot, prev *state.Method, history stri
 	return app.Request{Method: snap.method, Settings: h.Settings(), Prev: prev, Save: true, History: history}
 }
 
-// jobSpec is one job: its progress, and the use case it runs, which returns the progress
-// end's text.
+// useCases are the application core's use cases that jobs run: *app.Core (the job-policy test
+// gives its own). They are called from the jobs' goroutines, one job of a method at a time.
+type useCases interface {
+	Analyze(ctx context.Context, req app.Request, ev app.Events) (*app.Result, error)
+	Play(ctx context.Context, req app.Request, ev app.Events) (*app.Result, error)
+	Kill(ctx context.Context, req app.Request, target report.Mutant, ev app.Events) (*app.Result, error)
+}
+
+// jobSpec is one job: its place in the registry (the method's key and the policy, see
+// jobs.Policy), its progress, and the use case it runs, which returns the progress end's
+// text.
 type jobSpec struct {
-	kind, key string
-	title     string
-	message   string
+	job     jobs.Spec
+	title   string
+	message string
 	// analysis jobs report progress without rounds.
 	analysis bool
 	run      func(ctx context.Context, ev app.Events) (summary string, err error)
 }
 
-// start registers the job and runs it once a slot is free; nil when the session has ended.
+// start registers the job and runs it once it may (no other job of its method runs, and a slot
+// is free); nil when the session has ended. A job cancelled before it ran only ends its
+// progress: it never calls the core beside the job that replaced it.
 func (h *Handler) start(snap *methodSnapshot, spec jobSpec) *jobs.Job {
-	return h.jobs.Start(spec.key, spec.kind, h.queued(spec.title, spec.analysis), func(j *jobs.Job) {
+	return h.jobs.Start(spec.job, h.queued(spec.title, spec.analysis), func(j *jobs.Job) {
 		p := h.beginProgress(j.Context(), j, spec.title, spec.message, spec.analysis)
-		summary, err := spec.run(j.Context(), &jobEvents{h: h, job: j, p: p, snap: snap})
+		summary, err := "", context.Cause(j.Context())
+		if err == nil {
+			summary, err = spec.run(j.Context(), &jobEvents{h: h, job: j, p: p, snap: snap})
+		}
 		// The method's diagnostics go out before the progress ends, so that a client that
 		// reads them at the end sees the job's verdicts.
 		h.results.written(snap.uri)
@@ -109,37 +123,58 @@ func jobErr(j *jobs.Job, err error) error {
 	return err
 }
 
+// The job policy of a method (see jobs.Policy and docs/architecture.md, "Concurrency and
+// order"): one job of a method runs at a time. Generate and Analyze replace the method's jobs,
+// running or waiting; an on-save round and a kill wait for the running one, a newer on-save
+// round replacing the one not yet done and a second kill of a mutant the first.
+
+// methodJob is the registry's spec of a job on the snapshot's method.
+func methodJob(snap *methodSnapshot, kind string, policy jobs.Policy, slot string) jobs.Spec {
+	return jobs.Spec{Key: snap.key(), Kind: kind, Policy: policy, Slot: slot}
+}
+
+// onSaveSlot names the on-save work of a method in its queue.
+const onSaveSlot = "onsave"
+
 // startMethodJob starts generateTests or analyzeMutants on a snapshot.
 func (h *Handler) startMethodJob(kind string, snap *methodSnapshot) *jobs.Job {
 	if kind == state.KindGenerate {
-		return h.startPlay(snap, nil, state.KindGenerate, snap.key())
+		return h.startPlay(snap, nil, state.KindGenerate)
 	}
-	return h.startAnalyze(snap, nil, state.KindAnalyze, snap.key())
+	return h.startAnalyze(snap, nil, state.KindAnalyze)
 }
 
 // startAnalyze is mutation analysis of the method, or with prev (on save) of its carried
 // mutants with its generated suite.
-func (h *Handler) startAnalyze(snap *methodSnapshot, prev *state.Method, history, key string) *jobs.Job {
-	message := "mutation analysis with the existing tests"
+func (h *Handler) startAnalyze(snap *methodSnapshot, prev *state.Method, history string) *jobs.Job {
+	message, job := "mutation analysis with the existing tests", methodJob(snap, history, jobs.Replace, "")
 	if prev != nil {
-		message = "on save: mutation analysis of the changed method"
+		message, job = "on save: mutation analysis of the changed method", methodJob(snap, history, jobs.Queue, onSaveSlot)
 	}
-	return h.start(snap, jobSpec{kind: history, key: key, title: snap.title(), message: message, analysis: true,
+	return h.start(snap, jobSpec{job: job, title: snap.title(), message: message, analysis: true,
 		run: func(ctx context.Context, ev app.Events) (string, error) {
-			res, err := h.core.Analyze(ctx, h.request(snap, prev, history), ev)
+			prev, unchanged := h.stateNow(snap, prev)
+			if unchanged {
+				return unchangedSummary, nil
+			}
+			res, err := h.uses.Analyze(ctx, h.request(snap, prev, history), ev)
 			return summary(res), err
 		}})
 }
 
 // startPlay plays the game on the method, or with prev (on save) one more T and M exchange.
-func (h *Handler) startPlay(snap *methodSnapshot, prev *state.Method, history, key string) *jobs.Job {
-	message := "generating adversarial tests"
+func (h *Handler) startPlay(snap *methodSnapshot, prev *state.Method, history string) *jobs.Job {
+	message, job := "generating adversarial tests", methodJob(snap, history, jobs.Replace, "")
 	if prev != nil {
-		message = "on save: one more round of T and M"
+		message, job = "on save: one more round of T and M", methodJob(snap, history, jobs.Queue, onSaveSlot)
 	}
-	return h.start(snap, jobSpec{kind: history, key: key, title: snap.title(), message: message,
+	return h.start(snap, jobSpec{job: job, title: snap.title(), message: message,
 		run: func(ctx context.Context, ev app.Events) (string, error) {
-			res, err := h.core.Play(ctx, h.request(snap, prev, history), ev)
+			prev, unchanged := h.stateNow(snap, prev)
+			if unchanged {
+				return unchangedSummary, nil
+			}
+			res, err := h.uses.Play(ctx, h.request(snap, prev, history), ev)
 			s := summary(res)
 			switch {
 			case err != nil:
@@ -155,9 +190,9 @@ func (h *Handler) startPlay(snap *methodSnapshot, prev *state.Method, history, k
 // startKill asks T for a test against one surviving mutant.
 func (h *Handler) startKill(snap *methodSnapshot, m report.Mutant) *jobs.Job {
 	title := fmt.Sprintf("AdverTest: kill %s", describeMutant(m))
-	return h.start(snap, jobSpec{kind: "killMutant", key: snap.key() + "\x00kill\x00" + m.ID, title: title, message: "one targeted test", analysis: true,
+	return h.start(snap, jobSpec{job: methodJob(snap, "killMutant", jobs.Queue, "kill\x00"+m.ID), title: title, message: "one targeted test", analysis: true,
 		run: func(ctx context.Context, ev app.Events) (string, error) {
-			res, err := h.core.Kill(ctx, h.request(snap, nil, ""), m, ev)
+			res, err := h.uses.Kill(ctx, h.request(snap, nil, ""), m, ev)
 			if err != nil {
 				return "", err
 			}
@@ -166,6 +201,29 @@ func (h *Handler) startKill(snap *methodSnapshot, m report.Mutant) *jobs.Job {
 			}
 			return fmt.Sprintf("killed by %v", res.Killed.KilledBy), nil
 		}})
+}
+
+// unchangedSummary ends an on-save job whose method a job before it evaluated at its saved text.
+const unchangedSummary = "unchanged since its last evaluation"
+
+// stateNow is an on-save job's state as the job starts (prev is the one read at the save): a
+// job that ran before it on the method may have saved a newer one. unchanged says that the
+// method's saved state is of the snapshot's text already. Without prev (not on save) it
+// returns nil.
+func (h *Handler) stateNow(snap *methodSnapshot, prev *state.Method) (now *state.Method, unchanged bool) {
+	if prev == nil {
+		return nil, false
+	}
+	_, states, err := readStates(snap.method.Target.File)
+	if err != nil {
+		h.logger.Debug("on save: reading state", zap.Error(err))
+	}
+	for _, st := range states {
+		if st.Report != nil && st.Report.Target.Class == snap.method.Class && st.Query == snap.method.Query {
+			prev = st
+		}
+	}
+	return prev, prev.MethodText == snap.method.Text()
 }
 
 // summary is the progress end's text for a result: "score 62% · 9 of 24 mutants survive".

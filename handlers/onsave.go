@@ -66,8 +66,8 @@ func (h *Handler) scheduleOnSave(uri protocol.DocumentURI) {
 }
 
 // onSave starts, for each method of the document with state whose text changed since its
-// evaluation, the job the onSave setting names. A new on-save job of a method cancels the
-// previous one.
+// evaluation, the job the onSave setting names. It waits for the method's running job; a new
+// on-save job of a method replaces the one not yet done (see jobs.Queue).
 func (h *Handler) onSave(uri protocol.DocumentURI) {
 	h.saveMu.Lock()
 	delete(h.saveTimers, uri)
@@ -96,12 +96,11 @@ func (h *Handler) onSave(uri protocol.DocumentURI) {
 		if snap.method.Text() == st.MethodText {
 			continue
 		}
-		key := snap.key() + "\x00onsave"
 		switch mode {
 		case settings.OnSaveRound:
-			h.startPlay(snap, st, "onSave:round", key)
+			h.startPlay(snap, st, "onSave:round")
 		case settings.OnSaveAnalyze:
-			h.startAnalyze(snap, st, "onSave:analyze", key)
+			h.startAnalyze(snap, st, "onSave:analyze")
 		}
 	}
 }

@@ -188,7 +188,7 @@ func TestDiagnosticsAreSentInOrder(t *testing.T) {
 func TestProgressNeverWaitsForTheClient(t *testing.T) {
 	caps := protocol.ClientCapabilities{Window: &protocol.WindowClientCapabilities{WorkDoneProgress: true}}
 	h, client := newTestHandler(t, caps)
-	job := h.jobs.Start("key", "test", nil, func(*jobs.Job) {})
+	job := h.jobs.Start(jobs.Spec{Key: "key", Kind: "test"}, nil, func(*jobs.Job) {})
 	<-job.Done()
 	p := h.beginProgress(context.Background(), job, "AdverTest: `f`", "starting", true)
 	release := client.hold("progress")

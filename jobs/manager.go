@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -23,6 +24,8 @@ type Job struct {
 	ID   string
 	Key  string
 	Kind string
+	// slot is the Spec's Slot.
+	slot string
 
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -59,8 +62,10 @@ type Manager struct {
 	// Manager closes to let it run.
 	waiting []waiter
 	byID    map[string]*Job
-	byKey   map[string]*Job
-	nextID  int
+	// byKey are each key's registered jobs in arrival order; busy the one of a key that runs.
+	byKey  map[string][]*Job
+	busy   map[string]*Job
+	nextID int
 }
 
 type waiter struct {
@@ -70,7 +75,7 @@ type waiter struct {
 
 // NewManager returns a manager that runs at most max jobs at once (at least 1).
 func NewManager(max int, spawn Spawn) *Manager {
-	return &Manager{spawn: spawn, max: max1(max), byID: map[string]*Job{}, byKey: map[string]*Job{}}
+	return &Manager{spawn: spawn, max: max1(max), byID: map[string]*Job{}, byKey: map[string][]*Job{}, busy: map[string]*Job{}}
 }
 
 func max1(n int) int {
@@ -88,29 +93,60 @@ func (m *Manager) SetMax(n int) {
 	m.mu.Unlock()
 }
 
-// Start registers a job under key (a method) and runs fn once a slot is free. A job already
-// registered under key is cancelled (cause ErrReplaced) first. fn gets the job; its context
-// is cancelled when the job is. It returns nil when the manager cannot start work any more
-// (the session has ended).
-func (m *Manager) Start(key, kind string, queued func(*Job), fn func(*Job)) *Job {
+// Policy says how a job meets the jobs already registered under its key (its method).
+type Policy int
+
+const (
+	// Replace cancels every job of the key, running or waiting (cause ErrReplaced), and runs
+	// once the running one has returned: a new Generate or Analyze on the method.
+	Replace Policy = iota
+	// Queue runs after the key's earlier jobs have ended, never beside them; an earlier job of
+	// the key with the same Slot, running or waiting, is replaced (cause ErrReplaced): an
+	// on-save round, a kill.
+	Queue
+)
+
+// Spec names a job for the registry.
+type Spec struct {
+	// Key is what the job works on (a method): one job of a key runs at a time. "" is a job
+	// of its own, serialised with nothing.
+	Key string
+	// Kind names the job's work (the progress, the logs).
+	Kind   string
+	Policy Policy
+	// Slot, for Queue, names the work within the key that a newer job of the same Slot
+	// replaces ("" replaces nothing): a new on-save round the one not yet done.
+	Slot string
+}
+
+// Start registers a job and runs fn once the job may run: no other job of its key is running
+// and fewer than max jobs are (see Policy for the key's earlier jobs). Jobs that cannot run yet
+// wait in arrival order, and queued, when set, is called on the job's goroutine before it
+// waits. fn gets the job; its context is cancelled when the job is. A job cancelled before it
+// could run still has fn called, with its context done, only to report its end: fn must
+// check the context before it works. Start returns nil when the manager cannot start work any
+// more (the session has ended).
+func (m *Manager) Start(spec Spec, queued func(*Job), fn func(*Job)) *Job {
 	m.mu.Lock()
 	m.nextID++
 	id := fmt.Sprintf("%d", m.nextID)
-	if old := m.byKey[key]; old != nil && key != "" {
-		old.cancel(ErrReplaced)
-	}
-	j := &Job{ID: id, Key: key, Kind: kind, done: make(chan struct{})}
-	m.byID[id] = j
-	if key != "" {
-		m.byKey[key] = j
-	}
-	slot := make(chan struct{})
-	m.waiting = append(m.waiting, waiter{job: j, go_: slot})
+	j := &Job{ID: id, Key: spec.Key, Kind: spec.Kind, slot: spec.Slot, done: make(chan struct{})}
 	// The context is set before the job can be found by Cancel or replaced.
 	j.ctx, j.cancel = context.WithCancelCause(context.Background())
+	if spec.Key != "" {
+		for _, old := range m.byKey[spec.Key] {
+			if spec.Policy == Replace || spec.Slot != "" && old.slot == spec.Slot {
+				old.cancel(ErrReplaced)
+			}
+		}
+		m.byKey[spec.Key] = append(m.byKey[spec.Key], j)
+	}
+	m.byID[id] = j
+	slot := make(chan struct{})
+	m.waiting = append(m.waiting, waiter{job: j, go_: slot})
 	m.mu.Unlock()
 
-	ok := m.spawn("job "+kind+" "+id, func(bg context.Context) {
+	ok := m.spawn("job "+spec.Kind+" "+id, func(bg context.Context) {
 		defer close(j.done)
 		defer m.finish(j)
 		stop := context.AfterFunc(bg, func() { j.cancel(context.Cause(bg)) })
@@ -143,24 +179,28 @@ func (m *Manager) Start(key, kind string, queued func(*Job), fn func(*Job)) *Job
 	return j
 }
 
-// admitLocked lets waiting jobs run while there is room; cancelled waiters are skipped (they
-// run without a slot, only to report their end).
+// admitLocked lets waiting jobs run, in arrival order, while there is room: a job whose key
+// has a job running waits on (the jobs behind it may pass), and cancelled waiters are let go
+// (they run without a slot, only to report their end).
 func (m *Manager) admitLocked() {
-	for len(m.waiting) > 0 {
-		w := m.waiting[0]
-		if w.job.ctx.Err() != nil {
-			m.waiting = m.waiting[1:]
+	kept := m.waiting[:0]
+	for _, w := range m.waiting {
+		switch {
+		case w.job.ctx.Err() != nil:
 			close(w.go_)
-			continue
+		case w.job.Key != "" && m.busy[w.job.Key] != nil, m.running >= m.max:
+			kept = append(kept, w)
+		default:
+			m.running++
+			if w.job.Key != "" {
+				m.busy[w.job.Key] = w.job
+			}
+			w.job.started.Store(true)
+			close(w.go_)
 		}
-		if m.running >= m.max {
-			return
-		}
-		m.waiting = m.waiting[1:]
-		m.running++
-		w.job.started.Store(true)
-		close(w.go_)
 	}
+	clear(m.waiting[len(kept):])
+	m.waiting = kept
 }
 
 func (m *Manager) removeWaiterLocked(j *Job) {
@@ -174,8 +214,11 @@ func (m *Manager) removeWaiterLocked(j *Job) {
 
 func (m *Manager) forgetLocked(j *Job) {
 	delete(m.byID, j.ID)
-	if m.byKey[j.Key] == j {
-		delete(m.byKey, j.Key)
+	if i := slices.Index(m.byKey[j.Key], j); i >= 0 {
+		m.byKey[j.Key] = slices.Delete(m.byKey[j.Key], i, i+1)
+		if len(m.byKey[j.Key]) == 0 {
+			delete(m.byKey, j.Key)
+		}
 	}
 }
 
@@ -186,6 +229,9 @@ func (m *Manager) finish(j *Job) {
 	m.removeWaiterLocked(j)
 	if j.started.Load() {
 		m.running--
+		if m.busy[j.Key] == j {
+			delete(m.busy, j.Key)
+		}
 	}
 	m.forgetLocked(j)
 	m.admitLocked()
@@ -214,11 +260,11 @@ func (m *Manager) Get(id string) *Job {
 	return m.byID[id]
 }
 
-// ByKey returns the job registered under key.
-func (m *Manager) ByKey(key string) *Job {
+// ByKey returns the jobs registered under key, running or waiting, in arrival order.
+func (m *Manager) ByKey(key string) []*Job {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.byKey[key]
+	return slices.Clone(m.byKey[key])
 }
 
 // Jobs returns the registered jobs.
