@@ -48,6 +48,17 @@ func (c *fileChange) touches(m *javaparse.Method) bool {
 	return false
 }
 
+// RevisionError is a failure to read what changed since the revision Rev (Targets.Diff). It
+// wraps a loop.RequestError when the revision, or the folder, is the mistake.
+type RevisionError struct {
+	Rev string
+	Err error
+}
+
+func (e *RevisionError) Error() string { return fmt.Sprintf("the changes since %s: %v", e.Rev, e.Err) }
+
+func (e *RevisionError) Unwrap() error { return e.Err }
+
 // changes returns the Java files of the repository that holds dir that differ between the
 // working tree and rev, by canonical path: `git diff -M` against rev (tracked files, staged
 // or not; renamed files are followed, so only their changed lines count) and the untracked
@@ -61,14 +72,14 @@ func (r *Resolver) changes(ctx context.Context, dir, rev string) (map[string]*fi
 	}
 	out, err := git(ctx, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
-		return nil, &loop.UsageError{Msg: fmt.Sprintf("--diff: %s is not in a git repository: %v", dir, err)}
+		return nil, &RevisionError{Rev: rev, Err: &loop.RequestError{Msg: fmt.Sprintf("%s is not in a git repository: %v", dir, err)}}
 	}
 	top := strings.TrimRight(string(out), "\r\n")
 	if strings.HasPrefix(rev, "-") {
-		return nil, &loop.UsageError{Msg: fmt.Sprintf("--diff %q: want a git revision (a commit, a branch, HEAD~1)", rev)}
+		return nil, &RevisionError{Rev: rev, Err: &loop.RequestError{Msg: "want a git revision (a commit, a branch, HEAD~1)"}}
 	}
 	if _, err := git(ctx, top, "rev-parse", "--verify", "--quiet", rev+"^{commit}"); err != nil {
-		return nil, &loop.UsageError{Msg: fmt.Sprintf("--diff %s: not a commit of the repository %s", rev, top)}
+		return nil, &RevisionError{Rev: rev, Err: &loop.RequestError{Msg: fmt.Sprintf("not a commit of the repository %s", top)}}
 	}
 	// Renames, explicit prefixes, no colour, no external diff or text conversion, no
 	// diff.relative: the user's git configuration (diff.renames=false, diff.noprefix,
@@ -76,15 +87,15 @@ func (r *Resolver) changes(ctx context.Context, dir, rev string) (map[string]*fi
 	out, err = git(ctx, top, "-c", "core.quotePath=false", "diff", "--no-color", "--no-ext-diff", "--no-textconv",
 		"--find-renames", "--unified=0", "--src-prefix=a/", "--dst-prefix=b/", "--no-relative", rev, "--")
 	if err != nil {
-		return nil, fmt.Errorf("--diff %s: %w", rev, err)
+		return nil, &RevisionError{Rev: rev, Err: err}
 	}
 	byPath, err := parseDiff(string(out))
 	if err != nil {
-		return nil, fmt.Errorf("--diff %s: reading git's diff: %w", rev, err)
+		return nil, &RevisionError{Rev: rev, Err: fmt.Errorf("reading git's diff: %w", err)}
 	}
 	untracked, err := git(ctx, top, "ls-files", "--others", "--exclude-standard", "-z")
 	if err != nil {
-		return nil, fmt.Errorf("--diff %s: listing the untracked files: %w", rev, err)
+		return nil, &RevisionError{Rev: rev, Err: fmt.Errorf("listing the untracked files: %w", err)}
 	}
 	for _, p := range strings.Split(string(untracked), "\x00") {
 		if p != "" {

@@ -105,7 +105,7 @@ type resolution struct {
 
 // Resolve finds the methods of t. A path that does not exist, a line or name that picks no
 // method (or several), a spec that is neither a Java file nor a folder, and a revision git
-// does not know are usage errors (loop.UsageError); a module whose build model cannot be
+// does not know are mistakes of the request (loop.RequestError); a module whose build model cannot be
 // read is an error.
 func (r *Resolver) Resolve(ctx context.Context, t Targets) (*Resolved, error) {
 	res := &resolution{r: r, ctx: ctx, roots: map[string][]string{}, out: &Resolved{}, seen: map[string]bool{}}
@@ -161,16 +161,16 @@ func (res *resolution) addSpec(dir string, s TargetSpec, changes map[string]*fil
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return &loop.UsageError{Msg: fmt.Sprintf("cannot read %s: %v", s.Path, err)}
+		return &loop.RequestError{Msg: fmt.Sprintf("cannot read %s: %v", s.Path, err)}
 	}
 	if fi.IsDir() {
 		if s.OneMethod() {
-			return &loop.UsageError{Msg: fmt.Sprintf("%s is a folder: LINE and --method pick a method of a FILE", s.Path)}
+			return &loop.RequestError{Msg: fmt.Sprintf("%s is a folder: a line or a name picks a method of a file", s.Path)}
 		}
 		return res.addFolder(abs, changes)
 	}
 	if !strings.HasSuffix(abs, ".java") {
-		return &loop.UsageError{Msg: fmt.Sprintf("%s is neither a Java file nor a folder", s.Path)}
+		return &loop.RequestError{Msg: fmt.Sprintf("%s is neither a Java file nor a folder", s.Path)}
 	}
 	var change *fileChange
 	if changes != nil {
@@ -262,7 +262,7 @@ func (res *resolution) inMainSources(file string) (bool, error) {
 func (res *resolution) addFile(file string, change *fileChange) error {
 	src, err := os.ReadFile(file)
 	if err != nil {
-		return &loop.UsageError{Msg: fmt.Sprintf("cannot read %s: %v", file, err)}
+		return &loop.RequestError{Msg: fmt.Sprintf("cannot read %s: %v", file, err)}
 	}
 	parsed, err := javaparse.Parse(src)
 	if err != nil {

@@ -174,7 +174,7 @@ func TestResolveFilesAndFolders(t *testing.T) {
 		{Specs: []TargetSpec{{Path: "src/main/java/org/a/Calc.java", Line: 2}}},
 	} {
 		tg.Dir = dir
-		if _, err := r.Resolve(ctx, tg); !loop.IsUsageError(err) {
+		if _, err := r.Resolve(ctx, tg); !loop.IsRequestError(err) {
 			t.Errorf("%+v: %v; want a usage error", tg.Specs, err)
 		}
 	}
@@ -352,7 +352,7 @@ func TestResolveDiff(t *testing.T) {
 
 	// A revision git does not know, a folder outside any repository.
 	for _, tg := range []Targets{{Diff: "no-such-branch", Dir: dir}, {Diff: "--all", Dir: dir}, {Diff: "HEAD", Dir: t.TempDir()}} {
-		if _, err := r.Resolve(ctx, tg); !loop.IsUsageError(err) {
+		if _, err := r.Resolve(ctx, tg); !loop.IsRequestError(err) {
 			t.Errorf("%+v: %v; want a usage error", tg, err)
 		}
 	}

@@ -106,25 +106,6 @@ func TestMergeRefusesAFileWithoutTheMarker(t *testing.T) {
 	}
 }
 
-func TestSplitFileLine(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		file string
-		line int
-		bad  bool
-	}{
-		{"src/A.java:12", "src/A.java", 12, false},
-		{"src/A.java", "src/A.java", 0, false},
-		{"C:dir/A.java", "C:dir/A.java", 0, false},
-		{"A.java:0", "", 0, true},
-	} {
-		f, l, err := SplitFileLine(c.in)
-		if (err != nil) != c.bad || f != c.file || l != c.line {
-			t.Errorf("SplitFileLine(%q) = %q, %d, %v", c.in, f, l, err)
-		}
-	}
-}
-
 // modelClass is a model's test class as SplitTests hands it over: each test carries the
 // class's members.
 func modelClass(t *testing.T, src string) []agent.Test {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/advertest/advertest-lsp/javaparse"
@@ -24,34 +23,18 @@ type Target struct {
 	Method *javaparse.Method
 }
 
-// UsageError is a mistake in what the user asked for (no method at a line, an unknown or
-// ambiguous name): the CLI exits with status 2 on it.
-type UsageError struct{ Msg string }
+// RequestError is a mistake in what was asked for, not a failure of the work: a file that
+// cannot be read, no method at a line, an unknown or ambiguous name. Its message names no
+// front end's syntax; each front end says it in its own terms (the CLI: a usage error, exit
+// status 2, cmd/advertest).
+type RequestError struct{ Msg string }
 
-func (e *UsageError) Error() string { return e.Msg }
+func (e *RequestError) Error() string { return e.Msg }
 
-// IsUsageError reports whether err is, or wraps, a UsageError.
-func IsUsageError(err error) bool {
-	var u *UsageError
-	return errors.As(err, &u)
-}
-
-// SplitFileLine splits the CLI's TARGET "FILE:LINE" into the file and the 1-based line; a
-// TARGET without a numeric ":LINE" suffix gives line 0.
-func SplitFileLine(arg string) (file string, line int, err error) {
-	i := strings.LastIndexByte(arg, ':')
-	if i < 0 {
-		return arg, 0, nil
-	}
-	n, convErr := strconv.Atoi(arg[i+1:])
-	if convErr != nil {
-		// A path with a colon in it and no line.
-		return arg, 0, nil
-	}
-	if n < 1 {
-		return "", 0, &UsageError{Msg: fmt.Sprintf("bad target %q: LINE is 1-based", arg)}
-	}
-	return arg[:i], n, nil
+// IsRequestError reports whether err is, or wraps, a RequestError.
+func IsRequestError(err error) bool {
+	var r *RequestError
+	return errors.As(err, &r)
 }
 
 // ResolveTarget reads file and finds the method: the innermost method whose lines hold line
@@ -64,7 +47,7 @@ func ResolveTarget(file string, line int, query string) (*Target, error) {
 	}
 	src, err := os.ReadFile(abs)
 	if err != nil {
-		return nil, &UsageError{Msg: fmt.Sprintf("cannot read %s: %v", file, err)}
+		return nil, &RequestError{Msg: fmt.Sprintf("cannot read %s: %v", file, err)}
 	}
 	return ResolveTargetInText(abs, src, line, query)
 }
@@ -72,7 +55,7 @@ func ResolveTarget(file string, line int, query string) (*Target, error) {
 // ResolveTargetInText is ResolveTarget on a text already in hand (an editor's buffer).
 func ResolveTargetInText(file string, src []byte, line int, query string) (*Target, error) {
 	if (line > 0) == (query != "") {
-		return nil, &UsageError{Msg: "give the method either as FILE:LINE or with --method NAME"}
+		return nil, &RequestError{Msg: "a method is picked by its line or by its name: give one of them"}
 	}
 	parsed, err := javaparse.Parse(src)
 	if err != nil {
@@ -82,7 +65,7 @@ func ResolveTargetInText(file string, src []byte, line int, query string) (*Targ
 	if line > 0 {
 		m := parsed.MethodAtLine(line)
 		if m == nil {
-			return nil, &UsageError{Msg: fmt.Sprintf("no method or constructor at %s:%d%s", filepath.Base(file), line, candidates(parsed.Methods()))}
+			return nil, &RequestError{Msg: fmt.Sprintf("no method or constructor at %s:%d%s", filepath.Base(file), line, candidates(parsed.Methods()))}
 		}
 		t.Method = m
 		return t, nil
@@ -93,9 +76,9 @@ func ResolveTargetInText(file string, src []byte, line int, query string) (*Targ
 		t.Method = found[0]
 		return t, nil
 	case 0:
-		return nil, &UsageError{Msg: fmt.Sprintf("no method %q in %s%s", query, filepath.Base(file), candidates(parsed.Methods()))}
+		return nil, &RequestError{Msg: fmt.Sprintf("no method %q in %s%s", query, filepath.Base(file), candidates(parsed.Methods()))}
 	default:
-		return nil, &UsageError{Msg: fmt.Sprintf("%q is ambiguous in %s; name one with its parameter types%s", query, filepath.Base(file), candidates(found))}
+		return nil, &RequestError{Msg: fmt.Sprintf("%q is ambiguous in %s; name one with its parameter types%s", query, filepath.Base(file), candidates(found))}
 	}
 }
 
@@ -112,8 +95,8 @@ func candidates(ms []*javaparse.Method) string {
 	return b.String()
 }
 
-// QueryName is the --method NAME that picks m alone: the class path below the top-level
-// class, the name, and the parameter types.
+// QueryName is the name that picks m alone (FindMethods, the CLI's --method): the class path
+// below the top-level class, the name, and the parameter types.
 func QueryName(m *javaparse.Method) string {
 	var b strings.Builder
 	for _, c := range m.ClassPath[min(1, len(m.ClassPath)):] {

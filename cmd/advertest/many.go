@@ -58,8 +58,8 @@ func onMany(ctx context.Context, e *env, cmd string, tf *targetFlags, targets ap
 	start := time.Now()
 	resolved, err := core.Resolve(ctx, targets, s)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "advertest %s: %v\n", cmd, err)
-		if loop.IsUsageError(err) {
+		fmt.Fprintf(e.stderr, "advertest %s: %s\n", cmd, describe(err))
+		if isUsage(err) {
 			return exitUsage
 		}
 		return failRun(e, cmd, err)

@@ -160,20 +160,19 @@ func usageFail(e *env, cmd string, err error) int {
 // resolveTarget turns TARGET and --method into the method, or prints the usage error and
 // returns the exit status.
 func resolveTarget(e *env, tf *targetFlags, arg string) (*loop.Target, int) {
-	file, line, err := loop.SplitFileLine(arg)
+	file, line, err := splitFileLine(arg)
 	if err == nil {
-		if line > 0 && tf.method != "" {
-			err = &loop.UsageError{Msg: "give either FILE:LINE or --method NAME, not both"}
-		} else {
-			var t *loop.Target
-			t, err = loop.ResolveTarget(file, line, tf.method)
-			if err == nil {
-				return t, exitOK
-			}
+		err = checkOneMethod(file, line, tf.method)
+	}
+	if err == nil {
+		var t *loop.Target
+		t, err = loop.ResolveTarget(file, line, tf.method)
+		if err == nil {
+			return t, exitOK
 		}
 	}
-	fmt.Fprintf(e.stderr, "advertest: %v\n", err)
-	if loop.IsUsageError(err) {
+	fmt.Fprintf(e.stderr, "advertest: %s\n", describe(err))
+	if isUsage(err) {
 		return nil, exitUsage
 	}
 	return nil, exitFailure

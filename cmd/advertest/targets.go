@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/advertest/advertest-lsp/app"
-	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/loop/report"
 )
 
@@ -48,12 +47,14 @@ func parseTargets(tf *targetFlags, args []string) (app.Targets, error) {
 		return t, usagef("--method NAME picks a method of one FILE: give exactly one TARGET with it")
 	}
 	for _, a := range args {
-		file, line, err := loop.SplitFileLine(a)
+		file, line, err := splitFileLine(a)
 		if err != nil {
 			return t, err
 		}
-		if line > 0 && tf.method != "" {
-			return t, &loop.UsageError{Msg: "give either FILE:LINE or --method NAME, not both"}
+		if line > 0 || tf.method != "" {
+			if err := checkOneMethod(file, line, tf.method); err != nil {
+				return t, err
+			}
 		}
 		t.Specs = append(t.Specs, app.TargetSpec{Path: file, Line: line, Query: tf.method})
 	}

@@ -33,6 +33,7 @@ func TestManyTargetsUsage(t *testing.T) {
 		{[]string{"mutate", file + ":3", "--method", "f"}, "give either FILE:LINE or --method NAME, not both"},
 		{[]string{"run"}, "missing TARGET"},
 		{[]string{"mutate", "--diff", "HEAD", dir}, "is not in a git repository"},
+		{[]string{"mutate", "--diff", "HEAD", dir}, "advertest mutate: --diff HEAD: "},
 		{[]string{"merge"}, "missing REPORT..."},
 		{[]string{"merge", "a.json", "--fail-under", "x"}, `--fail-under "x"`},
 	} {
@@ -107,5 +108,24 @@ func TestEmptyDiffAndShard(t *testing.T) {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal([]byte(out), &raw); err != nil || string(raw["methods"]) != "[]" || raw["shard"] == nil || raw["summary"] == nil {
 		t.Errorf("the empty shard's report: %v\n%s", err, out)
+	}
+}
+
+func TestSplitFileLine(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		file string
+		line int
+		bad  bool
+	}{
+		{"src/A.java:12", "src/A.java", 12, false},
+		{"src/A.java", "src/A.java", 0, false},
+		{"C:dir/A.java", "C:dir/A.java", 0, false},
+		{"A.java:0", "", 0, true},
+	} {
+		f, l, err := splitFileLine(c.in)
+		if (err != nil) != c.bad || f != c.file || l != c.line {
+			t.Errorf("splitFileLine(%q) = %q, %d, %v", c.in, f, l, err)
+		}
 	}
 }
