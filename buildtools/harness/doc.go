@@ -10,8 +10,9 @@
 // Platform are driven by reflection.
 //
 // One worker JVM per pool slot speaks newline-delimited JSON on descriptors of its own: requests
-// (init, compile, discover, run, stats, cancel) on fd 4, answers on fd 3; a run streams plan,
-// start and result events before its done line. docs/worker-protocol.md is the contract; each
+// (init, compile, discover, run, analyze: the coverage of probes merged from several runs, stats,
+// cancel) on fd 4, answers on fd 3; a run streams plan, start and result events before its done
+// line. docs/worker-protocol.md is the contract; each
 // message has its own Go type (protocol.go) and Java builder (Protocol.java). Tests get an empty
 // System.in and System.out/err captured per test, bounded, into TestResult.Stdout/Stderr; since a
 // test can still reach the descriptors, the Go side checks every line against the run's sequence,
