@@ -252,7 +252,8 @@ final class Inputs {
         } else {
             if (c.isInterface() || Modifier.isAbstract(c.getModifiers())) {
                 out.addAll(impls().pool(this, type, c, depth));
-                if (out.isEmpty() && depth > 0) {
+                // past the depth a known implementation is null, as any class there; none known: unsupported as before
+                if (out.isEmpty() && (depth > 0 || impls().of(c).isEmpty())) {
                     throw new Unsupported("cannot make a " + c.getName() + ": an interface or abstract class with no implementation known");
                 }
                 out.add(Gen.NULL);

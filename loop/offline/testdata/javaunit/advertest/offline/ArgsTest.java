@@ -112,6 +112,12 @@ class ArgsTest {
     }
 
     @Test
+    void pastTheDepthAKnownImplementationIsNullAndAnUnknownOneUnsupported() throws Unsupported {
+        assertEquals(List.of("null"), InputsTest.exprs(InputsTest.inputs().pool(param(7), 0)));
+        assertThrows(Unsupported.class, () -> InputsTest.inputs().pool(InputsTest.Shape.class, 0), "as before: a constructor taking it is skipped");
+    }
+
+    @Test
     void writersDatesAndCalendarsNeverReadTheClock() throws Throwable {
         assertEquals("new StringWriter()", exprs(param(8)).get(0));
         List<Gen> dates = InputsTest.inputs().pool(param(9), 2);
