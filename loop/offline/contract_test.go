@@ -255,8 +255,8 @@ func goReadKinds(t *testing.T) map[string]string {
 func TestExplorerKindsMatchGo(t *testing.T) {
 	c := readJavaContract(t)
 	var words []string
-	for k := range kindWords {
-		words = append(words, k)
+	for _, kw := range kindWords {
+		words = append(words, kw.kind)
 	}
 	if got, want := sortedSet(words), sortedSet(c.kinds["OUT"]); !slices.Equal(got, want) {
 		t.Errorf("Go's outcome kinds (kindWords) %v; Output.java's OUT_ constants %v", got, want)

@@ -14,9 +14,9 @@ var _ agent.Explainer = (*Agent)(nil)
 // the inputs' outcomes were, in one sentence.
 func (o *original) noStableInput() agent.Evidence {
 	facts := []string{fmt.Sprintf("%d inputs tried", o.inputs)}
-	for _, k := range []string{"ret", "throw", "arrange", "timeout", "bound", "crash"} {
-		if n := o.kinds[k]; n > 0 {
-			facts = append(facts, fmt.Sprintf("%d %s", n, kindWords[k]))
+	for _, kw := range kindWords {
+		if n := o.kinds[kw.kind]; n > 0 {
+			facts = append(facts, fmt.Sprintf("%d %s", n, kw.words))
 		}
 	}
 	calls := o.kinds["ret"] + o.kinds["throw"]
@@ -39,9 +39,11 @@ func (o *original) noStableInput() agent.Evidence {
 	return agent.Evidence{Why: "no input gave an outcome a test can assert", Facts: facts}
 }
 
-var kindWords = map[string]string{
-	"ret": "returned", "throw": "threw", "arrange": "failed before the call", "timeout": "timed out",
-	"bound": "past the memory or stack bound", "crash": "crashed the explorer",
+// kindWords are the explorer's outcome kinds in words, in the order a why says them: Go's list
+// of Output.java's OUT_ kinds (contract_test.go checks that they are the same).
+var kindWords = []struct{ kind, words string }{
+	{"ret", "returned"}, {"throw", "threw"}, {"arrange", "failed before the call"}, {"timeout", "timed out"},
+	{"bound", "past the memory or stack bound"}, {"crash", "crashed the explorer"},
 }
 
 // mostUnstable names the observations that differed between the two runs, most often first.
