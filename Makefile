@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/advertest
 
-.PHONY: deps build test demo bench fault-bench real-bench vet test-editors test-vscode test-nvim
+.PHONY: deps build test test-race demo bench fault-bench real-bench vet test-editors test-vscode test-nvim
 
 deps:
 	.ci/install-deps
@@ -19,6 +19,21 @@ vet:
 test: deps
 	$(GO) test -count=1 -timeout 45m ./...
 	editors/vscode/scripts/check.sh
+
+# The race detector over every package (go test -race needs cgo and gcc, as tree-sitter does),
+# with the tests that start a JVM, Maven, Gradle or javac skipped: -short, which they check
+# (internal/testenv.NeedsJVM in the helpers that open a project or run javac): under -race they
+# take many minutes, and their other side runs in the JVM, out of the detector's sight.
+# The reproducers of races found before then run in full, JVM and all (RACE_REPRODUCERS: a
+# package and a -run pattern each). A few minutes on 2 cores; .ci/run calls it after make test.
+RACE_REPRODUCERS := ./loop:TestJudgeOnTheSurvivorsTCouldNotKill ./cmd/advertest:TestRunSaysWhyNoTest \
+	./buildtools/harness:TestDroppingTheAgentKeepsAllowRead
+test-race: deps
+	$(GO) test -race -short -count=1 -timeout 20m ./...
+	@for r in $(RACE_REPRODUCERS); do \
+		echo "$(GO) test -race -count=1 -run ^$${r#*:}\$$ $${r%%:*}"; \
+		$(GO) test -race -count=1 -timeout 20m -run "^$${r#*:}\$$" "$${r%%:*}" || exit 1; \
+	done
 
 demo: deps build
 	$(BIN) run examples/maven-calculator/src/main/java/org/acme/PriceCalculator.java --method clamp --agents offline

@@ -8,7 +8,12 @@ import (
 )
 
 // Events receives what a use case has to tell while it runs. The methods are called from the
-// use case's goroutines (Progress also from the engine's: it must not block for long).
+// use case's goroutines, Progress also from the engine's goroutines that evaluate the mutants
+// (through the game's loop.EventSink: one call at a time and in order within a run, see
+// loop.EventSink); Progress must not block for long. An implementation shared by runs
+// that go on at once (BatchEvents.Method's, a server's) must be safe for concurrent calls:
+// the server's (handlers' jobEvents) and the CLI's (cmd/advertest's printers) each print or
+// send through their own lock.
 type Events interface {
 	// Progress is a step of the work: opening the project (loop.PhaseProject) or the game's.
 	Progress(loop.Event)

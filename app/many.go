@@ -40,7 +40,9 @@ func (o MethodOutcome) Finished() bool {
 func (o MethodOutcome) Interrupted() bool { return errors.Is(o.Err, context.Canceled) }
 
 // BatchEvents receive what a batch has to tell. They are called from the batch's goroutines,
-// several methods at once.
+// several methods at once, and the Events that Method returns as app.Events are (their
+// Progress also from the engine's goroutines): an implementation must be safe for concurrent
+// calls.
 type BatchEvents interface {
 	// Method returns the events of one method's run: its progress, verdicts and warnings (a
 	// warning said by several methods comes once). The suites the methods offer are not

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/advertest/advertest-lsp/internal/testenv"
 )
 
 // The tests run the real Maven and Gradle (offline, through the projects' .mvn/maven.config and
@@ -23,6 +25,7 @@ var gradleTestArgs = []string{"--offline", "--no-daemon"}
 
 func requireTool(t testing.TB, name string) {
 	t.Helper()
+	testenv.NeedsJVM(t)
 	if _, err := exec.LookPath(name); err != nil {
 		t.Skipf("%s not installed: %v", name, err)
 	}

@@ -274,7 +274,10 @@ func summary(res *app.Result) string {
 	return s
 }
 
-// jobEvents turns a job's events into what the editor shows.
+// jobEvents turns a job's events into what the editor shows. Its methods are called from the
+// job's goroutine, Progress also from the engine's goroutines (one call at a time and in order,
+// see loop.EventSink): progress and results take their own locks and never wait for the
+// client.
 type jobEvents struct {
 	h    *Handler
 	job  *jobs.Job

@@ -43,6 +43,15 @@ type Event struct {
 }
 
 // EventSink receives events; it must not block for long. A nil sink drops them.
+//
+// Concurrency: a run calls its sink from the goroutine that runs it (phases, rounds, the end)
+// and, for an evaluation's counts (PhaseEvaluate), from the engine's goroutines that evaluate
+// the mutants (engine.Options.Progress). The calls of one run come one at a time and in order:
+// the engine makes its count calls under one lock, in the order of the counts it takes under
+// its own, and the run's other calls come before the evaluation starts or after it has
+// returned. A sink may still be called from a different goroutine on each call, and a sink
+// that several runs share (a batch's printer, a server's state) is called by them at once: it
+// must be safe for both.
 type EventSink func(Event)
 
 func (s EventSink) emit(e Event) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/advertest/advertest-lsp/buildtools"
+	"github.com/advertest/advertest-lsp/internal/testenv"
 )
 
 // ExamplesDir is the repository's examples/ folder.
@@ -55,6 +56,7 @@ func CopyProject(src, dst string) error {
 // temporary folder of t's and returns the copy's root.
 func CopyExample(t testing.TB, name string) string {
 	t.Helper()
+	testenv.NeedsJVM(t)
 	root := filepath.Join(t.TempDir(), name)
 	if err := CopyProject(filepath.Join(ExamplesDir(), name), root); err != nil {
 		t.Fatalf("copying example %s: %v", name, err)
@@ -81,6 +83,7 @@ type opened struct {
 // without the example's build tool or a JDK skips the test.
 func (e *Examples) Open(t testing.TB, name string) (*buildtools.Project, string) {
 	t.Helper()
+	testenv.NeedsJVM(t)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.open == nil {

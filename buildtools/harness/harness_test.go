@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/advertest/advertest-lsp/internal/testenv"
 )
 
 // fixtures are the testdata projects compiled once per test binary with the default JDK's javac.
@@ -37,6 +39,12 @@ var junit4Libs = []string{"/usr/share/java/junit4.jar", "/usr/share/java/hamcres
 var junit5Libs = []string{"/usr/share/java/junit-platform-console-standalone.jar"}
 
 func TestMain(m *testing.M) {
+	if testenv.JVMSkipped() {
+		// The fixtures are compiled with javac and nearly every test starts a worker JVM; the
+		// race reproducers of this package run in full (RACE_REPRODUCERS in the Makefile).
+		fmt.Println("harness: the tests start JVMs: skipped with -short")
+		os.Exit(0)
+	}
 	if _, err := exec.LookPath("javac"); err != nil {
 		fmt.Println("harness tests need a JDK (javac on PATH)")
 		os.Exit(1)

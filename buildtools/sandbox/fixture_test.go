@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/advertest/advertest-lsp/internal/testenv"
 )
 
 // The tests run the hostile fixture testdata/Escape.java inside the real bwrap. Their world
@@ -51,6 +53,7 @@ func needBwrap(t testing.TB) Availability {
 
 func needJava(t testing.TB) {
 	t.Helper()
+	testenv.NeedsJVM(t)
 	for _, tool := range []string{"java", "javac"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not on PATH", tool)

@@ -22,6 +22,7 @@ import (
 	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/buildtools/sandbox"
+	"github.com/advertest/advertest-lsp/internal/testenv"
 	"github.com/advertest/advertest-lsp/loop/llm/llmtest"
 	"github.com/advertest/advertest-lsp/loop/report"
 	"github.com/advertest/advertest-lsp/server/lsptest"
@@ -57,6 +58,7 @@ type auditWorld struct {
 
 func newAuditWorld(t *testing.T) *auditWorld {
 	t.Helper()
+	testenv.NeedsJVM(t)
 	for _, tool := range []string{"mvn", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s missing", tool)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/advertest/advertest-lsp/buildtools/buildtest"
+	"github.com/advertest/advertest-lsp/internal/testenv"
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/loop/report"
 )
@@ -24,6 +25,7 @@ func calculatorCopy(t *testing.T) string {
 // exampleCopy copies the Maven example into a temp folder, for a test that runs the JVM.
 func exampleCopy(t *testing.T) string {
 	t.Helper()
+	testenv.NeedsJVM(t)
 	if testing.Short() {
 		t.Skip("runs the JVM: not with -short")
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/buildtools/sandbox"
+	"github.com/advertest/advertest-lsp/internal/testenv"
 	"github.com/advertest/advertest-lsp/loop/llm/llmtest"
 	"github.com/advertest/advertest-lsp/loop/report"
 )
@@ -49,6 +50,7 @@ type hostileWorld struct {
 
 func newHostileWorld(t *testing.T) *hostileWorld {
 	t.Helper()
+	testenv.NeedsJVM(t)
 	if _, err := exec.LookPath("mvn"); err != nil {
 		t.Skip("mvn missing")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/advertest/advertest-lsp/app"
 	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/buildtools/sandbox"
+	"github.com/advertest/advertest-lsp/internal/testenv"
 	"github.com/advertest/advertest-lsp/loop/llm/llmtest"
 	"github.com/advertest/advertest-lsp/loop/report"
 	"github.com/advertest/advertest-lsp/settings"
@@ -74,6 +75,7 @@ func TestAgentsSelection(t *testing.T) {
 // TestRunWithScriptedLLM runs `advertest run --agents llm` on a copy of the Maven example
 // against a scripted endpoint, then against a closed port (exit 1).
 func TestRunWithScriptedLLM(t *testing.T) {
+	testenv.NeedsJVM(t)
 	if _, err := exec.LookPath("mvn"); err != nil {
 		t.Skip("mvn missing")
 	}

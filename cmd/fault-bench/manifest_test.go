@@ -12,6 +12,7 @@ import (
 
 	"github.com/advertest/advertest-lsp/cmd/internal/benchkit"
 
+	"github.com/advertest/advertest-lsp/internal/testenv"
 	"github.com/advertest/advertest-lsp/javaparse"
 )
 
@@ -59,6 +60,7 @@ func TestBenchmarkManifest(t *testing.T) {
 
 func needJava(t *testing.T) string {
 	t.Helper()
+	testenv.NeedsJVM(t)
 	if testing.Short() {
 		t.Skip("runs a JVM: not in -short")
 	}

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/advertest/advertest-lsp/internal/testenv"
 )
 
 // TestCheckClasspathFindsTheLibrarysOwnClasses: a jar (made here) holding a class of the
@@ -241,6 +243,7 @@ func (c *countingRunner) ran(name string) int {
 // (an interrupted Prepare) is made again without fetching again, an OnlyTests layout holds that
 // test class alone, and a library whose main sources do not build is an error saying so.
 func TestPrepareCommonsCSV(t *testing.T) {
+	testenv.NeedsJVM(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
 	cache := t.TempDir()

@@ -11,6 +11,7 @@ import (
 	"github.com/advertest/advertest-lsp/buildtools"
 	"github.com/advertest/advertest-lsp/buildtools/buildtest"
 	"github.com/advertest/advertest-lsp/buildtools/harness"
+	"github.com/advertest/advertest-lsp/internal/testenv"
 	"github.com/advertest/advertest-lsp/loop/engine"
 )
 
@@ -41,6 +42,7 @@ class SlowFixtureTest {
 // time on the original + constant), which the project's tests have no time on the original
 // to be measured against yet.
 func TestSlowTestPassesOnTheOriginal(t *testing.T) {
+	testenv.NeedsJVM(t)
 	for _, cmd := range []string{"mvn", "javac"} {
 		if _, err := exec.LookPath(cmd); err != nil {
 			t.Skipf("%s not found", cmd)

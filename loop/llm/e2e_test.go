@@ -19,6 +19,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/advertest/advertest-lsp/buildtools"
+	"github.com/advertest/advertest-lsp/internal/testenv"
 	"github.com/advertest/advertest-lsp/loop"
 	"github.com/advertest/advertest-lsp/loop/agent"
 	"github.com/advertest/advertest-lsp/loop/llm/llmtest"
@@ -56,6 +57,7 @@ func TestMain(m *testing.M) {
 // project and the copy's folder.
 func (e *sharedExample) open(t *testing.T, name, file, tool string) (*buildtools.Project, string) {
 	t.Helper()
+	testenv.NeedsJVM(t)
 	e.once.Do(func() {
 		for _, tool := range []string{tool, "javac"} {
 			if _, err := exec.LookPath(tool); err != nil {

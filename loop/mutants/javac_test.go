@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/advertest/advertest-lsp/internal/testenv"
 )
 
 // TestMutantsCompileWithJavac compiles every mutant (default and strong) of the corpus
@@ -18,6 +20,7 @@ import (
 // -XDshould-stop.ifError=FLOW makes javac attribute and flow-check every file even after
 // errors in others, so each uncompilable copy is found.
 func TestMutantsCompileWithJavac(t *testing.T) {
+	testenv.NeedsJVM(t)
 	javac, err := exec.LookPath("javac")
 	if err != nil {
 		t.Skip("javac not on PATH")

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/advertest/advertest-lsp/internal/testenv"
 )
 
 // The corpus test of mutant schemata: every method of the corpus gets its schema, javac's
@@ -15,6 +17,7 @@ import (
 // must compile alone (so a mutant uncompilable alone still comes out uncompilable). It logs the
 // (operator, context) pairs it proved.
 func TestSchemaCompilesOnlyWhatCompilesAlone(t *testing.T) {
+	testenv.NeedsJVM(t)
 	javac, err := exec.LookPath("javac")
 	if err != nil {
 		t.Skip("javac not on PATH")
