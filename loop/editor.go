@@ -69,12 +69,31 @@ func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOpti
 	defer stopSchema()
 	eopts := engineOptions(cfg, true)
 	eopts.Schema = engine.PrepareSchema(schemaCtx, proj, subj, suite, ms)
-	base, err := engine.RunBaseline(ctx, proj, subj, suite)
+	// Without a coverage map the likely tests come first (docs/coverage-map.md).
+	first := suite
+	first.LikelyFirst = true
+	base, err := engine.RunBaseline(ctx, proj, subj, first)
 	if err != nil {
 		return out, fmt.Errorf("baseline of %s: %w", rep.Target.Method, err)
 	}
 	out.Baseline = base
 	rep.Timing.BaselineMs = base.Duration.Milliseconds()
+	sink.emit(Event{Phase: PhaseMutants, Agent: "M", Mutants: len(ms), Message: fmt.Sprintf("%d mutants", len(ms))})
+	eopts.Progress = func(done, total int) {
+		sink.emit(Event{Phase: PhaseEvaluate, Done: done, Total: total, Mutants: total})
+	}
+	verdicts, stats, evalErr := engine.Evaluate(ctx, proj, subj, suite, base, ms, eopts)
+	rebuilt := base.Map.Rebuilt
+	if len(base.Pending) > 0 && evalErr == nil {
+		rep.Timing.FirstVerdictsMs = time.Since(start).Milliseconds()
+		var complete *engine.Baseline
+		verdicts, complete, stats, evalErr = completeAnalysis(ctx, proj, subj, suite, base, ms, verdicts, stats, eopts, sink)
+		if complete != nil {
+			base = complete
+			out.Baseline = base
+			rep.Timing.BaselineMs += base.Duration.Milliseconds()
+		}
+	}
 	var projectFailing []engine.TestID
 	for _, id := range base.Failing {
 		if id.Class == generated.ClassName {
@@ -87,16 +106,14 @@ func AnalyzeSuite(ctx context.Context, proj Project, t *Target, opts AnalyzeOpti
 	if w := projectFailingWarning(projectFailing, rep.ProjectTestsFailing); w != "" {
 		rep.Warnings = append(rep.Warnings, w)
 	}
-	sink.emit(Event{Phase: PhaseMutants, Agent: "M", Mutants: len(ms), Message: fmt.Sprintf("%d mutants", len(ms))})
-	eopts.Progress = func(done, total int) {
-		sink.emit(Event{Phase: PhaseEvaluate, Done: done, Total: total, Mutants: total})
-	}
-	verdicts, stats, evalErr := engine.Evaluate(ctx, proj, subj, suite, base, ms, eopts)
 	rep.Mutants = verdicts
 	base.Describe(rep)
+	if cm := rep.Timing.CoverageMap; cm != nil && cm.Rebuilt == "" {
+		cm.Rebuilt = rebuilt // the first baseline's: the map was started there
+	}
 	rep.Rescore()
 	rep.Rounds = []report.Round{{Index: 0, Agent: "M", MutationScore: rep.MutationScore,
-		LineCoverage: base.LineCoverage, BranchCoverage: base.BranchCoverage, Mutants: len(verdicts), Tests: len(base.Results)}}
+		LineCoverage: base.LineCoverage, BranchCoverage: base.BranchCoverage, Mutants: len(verdicts), Tests: len(base.Results) + base.Map.NotRun}}
 	rep.Timing.MutantsEvaluated = stats.Mutants
 	rep.Timing.TestExecutions = stats.TestExecutions
 	rep.Timing.MutantsMs = stats.Wall.Milliseconds()

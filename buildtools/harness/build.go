@@ -127,10 +127,12 @@ func prepare(ctx context.Context, cfg Config) (spec *launchSpec, built bool, err
 	}
 	args = append(args, "-cp", cp, "advertest.worker.Main")
 	return &launchSpec{
-		java:    java,
-		args:    args,
-		cds:     cds,
-		sandbox: box,
+		java:      java,
+		args:      args,
+		cds:       cds,
+		sandbox:   box,
+		workerJar: workerJar,
+		cacheDir:  cacheDir,
 		init: initRequest{
 			PrivateTmp:       privateTmp,
 			LibraryClasspath: nonNil(cfg.LibraryClasspath),

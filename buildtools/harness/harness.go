@@ -165,7 +165,21 @@ type RunSpec struct {
 	// Coverage is still the exact union, merged from the parts' JaCoCo probes.
 	Sharded bool
 
-	exportProbes bool // a part of a sharded run: the done line carries the union's probes
+	// Reach, on a baseline (Original, Coverage, the class under test as the first override),
+	// lets the pool's coverage map choose the tests (docs/coverage-map.md): of Tests, those it
+	// does not know, those whose class or the classes they ran changed since it recorded them,
+	// and those that entered a method of the first override's file whose lines meet Reach. The
+	// others cannot execute a mutant there: they do not run and have no result
+	// (RunResult.Map counts them). Every project test that runs is recorded in the map.
+	Reach *Lines
+	// LikelyFirst, with Reach, leaves the test classes the map does not know and that are not
+	// likely to reach the class under test (their names and sources do not name it) for later:
+	// they do not run, RunResult.Pending lists them. The first verdicts then come from the
+	// likely tests; a run of the pending ones (with Reach) completes the map.
+	LikelyFirst bool
+
+	exportProbes   bool // a part of a sharded run: the done line carries the union's probes
+	recordExecuted bool // the tests' results carry what they executed (the coverage map's records)
 }
 
 // Outcome is how one test ended.
@@ -199,6 +213,11 @@ type TestResult struct {
 	// compiled in memory for its run (overrides and extra tests; not the project's class files).
 	// Deterministic for single-threaded code: the base of StepBudgets.
 	Steps int64
+
+	// executed and tables are the coverage map's records of the test (RunSpec.recordExecuted):
+	// nil when the worker gave none.
+	executed []wireExec
+	tables   map[string][]MethodLines
 }
 
 // Coverage is the coverage of one test, by binary class name.
@@ -227,6 +246,10 @@ type RunResult struct {
 	// one worker ran every test; nil otherwise.
 	Coverage *Coverage
 	Duration time.Duration
+	// Map says what the coverage map did for a run with Reach; Pending are the test classes it
+	// left for later (RunSpec.LikelyFirst).
+	Map     MapUse
+	Pending []TestID
 
 	// probes are the union's raw probes (RunSpec.exportProbes); probesOK says the done line
 	// of the worker that ran every test brought them.
@@ -269,6 +292,8 @@ type Pool struct {
 
 	normalMu sync.Mutex
 	normal   map[TestID]time.Duration // last passing duration on the unchanged project
+	// covmap is the module's coverage map (nil: none); it has its own lock.
+	covmap *coverageMap
 
 	// exported are the last compiles made through CompileShared, shipped to the other workers with
 	// their first run of the same sources (a mutant schema is compiled once per pool).
@@ -341,6 +366,7 @@ func Open(ctx context.Context, cfg Config) (*Pool, error) {
 		workers:     map[*worker]struct{}{},
 		normal:      map[TestID]time.Duration{},
 	}
+	p.covmap = newCoverageMap(cfg, spec)
 	p.bgCtx, p.bgCancel = context.WithCancel(context.Background())
 	for i := 0; i < cfg.Workers; i++ {
 		p.idle <- &slot{}

@@ -77,6 +77,9 @@ type runRequest struct {
 	// ExportProbes asks for the union's raw JaCoCo probes in the done line (runDone.Probes):
 	// a shard of a sharded run, whose union Go merges.
 	ExportProbes bool `json:"exportProbes,omitempty"`
+	// RecordExecuted asks, with coverage, for each test's executed classes and the method
+	// tables they index (resultEvent.Executed, .Tables): the coverage map's records.
+	RecordExecuted bool `json:"recordExecuted,omitempty"`
 }
 
 // analyzeRequest asks for the coverage of merged probes over a run's classes: the run's sources
@@ -226,6 +229,44 @@ type resultEvent struct {
 	ProcessesKilled int                     `json:"processesKilled"`
 	Files           bool                    `json:"files"` // the test left files in its scratch folder
 	Steps           int64                   `json:"steps"` // backward jumps and method entries in the compiled classes
+	// Executed and Tables answer recordExecuted: the project classes the test ran with the
+	// methods it entered, and the method tables of class ids this run had not sent yet.
+	Executed []wireExec         `json:"executed"`
+	Tables   map[string][][]any `json:"tables"`
+}
+
+// wireExec is one class a test ran: JaCoCo's class id (hex) and the indexes of the methods it
+// entered in that id's table (null: the worker has no table for it).
+type wireExec struct {
+	Class   string `json:"class"`
+	ID      string `json:"id"`
+	Methods []int  `json:"methods"`
+}
+
+// decodeTables reads the method tables' rows: [name+descriptor, first line, last line].
+func decodeTables(w map[string][][]any) map[string][]MethodLines {
+	if len(w) == 0 {
+		return nil
+	}
+	out := make(map[string][]MethodLines, len(w))
+	for id, rows := range w {
+		t := make([]MethodLines, 0, len(rows))
+		for _, r := range rows {
+			ml := MethodLines{First: -1, Last: -1}
+			if len(r) == 3 {
+				ml.Name, _ = r[0].(string)
+				if f, ok := r[1].(float64); ok {
+					ml.First = int(f)
+				}
+				if l, ok := r[2].(float64); ok {
+					ml.Last = int(l)
+				}
+			}
+			t = append(t, ml)
+		}
+		out[id] = t
+	}
+	return out
 }
 
 // runDone ends a run.
@@ -482,6 +523,8 @@ func (m *resultEvent) toTestResult() TestResult {
 		Stdout:   m.Stdout,
 		Stderr:   m.Stderr,
 		Steps:    m.Steps,
+		executed: m.Executed,
+		tables:   decodeTables(m.Tables),
 	}
 	if m.CoverageError != "" && r.Message == "" {
 		r.Message = "coverage: " + m.CoverageError

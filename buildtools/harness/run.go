@@ -30,6 +30,9 @@ const maxTestFiles = 16 << 20
 // protocol's descriptor costs a restart too; it is rerun alone on a fresh worker, and if it
 // breaks the protocol again its outcome is an Error saying so (docs/worker-protocol.md).
 func (p *Pool) Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
+	if spec.Reach != nil {
+		return p.runReaching(ctx, spec)
+	}
 	if parts := p.shards(spec); parts != nil {
 		return p.runSharded(ctx, spec, parts)
 	}
@@ -116,6 +119,7 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests []TestID,
 		ActiveMutant:       spec.ActiveMutant,
 		SkipDigests:        spec.SkipDigests,
 		ExportProbes:       spec.exportProbes,
+		RecordExecuted:     spec.recordExecuted,
 		DefaultBudgetMs:    def.Milliseconds(),
 		BudgetsMs:          map[string]int64{},
 	}

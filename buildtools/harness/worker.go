@@ -30,6 +30,9 @@ type launchSpec struct {
 	// readGen counts the paths added by Pool.AllowRead: a worker started before the last one
 	// may not see it.
 	readGen int64
+	// workerJar is the worker's jar (its folder is named by the hash of the worker's sources);
+	// cacheDir is Config.CacheDir or its default. Set by prepare, never changed.
+	workerJar, cacheDir string
 }
 
 // withoutAgent is s without the JaCoCo agent, or nil when it has none.

@@ -114,6 +114,13 @@ func printMutateTable(w io.Writer, rep *report.Report, interrupted bool) {
 	fmt.Fprintf(w, "  time       %.1f s (baseline %.1f s, %d mutants in %.1f s, %d test runs)\n",
 		float64(rep.Timing.TotalMs)/1000, float64(rep.Timing.BaselineMs)/1000,
 		rep.Timing.MutantsEvaluated, float64(rep.Timing.MutantsMs)/1000, rep.Timing.TestExecutions)
+	if ms := rep.Timing.FirstVerdictsMs; ms > 0 {
+		fmt.Fprintf(w, "  first      verdicts after %.1f s, from the test classes that name the class (no coverage map yet)\n", float64(ms)/1000)
+	}
+	if cm := rep.Timing.CoverageMap; cm != nil {
+		fmt.Fprintf(w, "  baseline   %d project tests run (%d reach the method, %d new or changed), %d not run: the coverage map says they do not reach it (%.1f MB)\n",
+			cm.Reaching+cm.Rerun, cm.Reaching, cm.Rerun, cm.NotRun, float64(cm.Bytes)/(1<<20))
+	}
 	if t := rep.Timing; t.ModelMs+t.CompileMs+t.WorkersMs > 0 {
 		fmt.Fprintf(w, "  opening    %.1f s (build model %.1f s, compile %.1f s, workers %.1f s)\n",
 			float64(t.ModelMs+t.CompileMs+t.WorkersMs)/1000, float64(t.ModelMs)/1000, float64(t.CompileMs)/1000, float64(t.WorkersMs)/1000)

@@ -32,7 +32,7 @@ type options struct {
 	cache, libs, half, jsonPath, advertest string
 	perHalf, faults                        int
 	timeout, mutateTimeout                 time.Duration
-	mutate                                 bool
+	mutate, methods                        bool
 	mutateMethods, classMax                int
 	rerun, keep, list                      bool
 	only                                   string
@@ -49,6 +49,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.perHalf, "n", 30, "methods per half")
 	fs.IntVar(&o.faults, "faults", 4, "seeded faults per method that count (the library's own tests detect them), at most")
 	fs.DurationVar(&o.timeout, "timeout", 300*time.Second, "the time cap of one method's `advertest run`")
+	fs.BoolVar(&o.methods, "methods", true, "measure the sampled methods (`advertest run` on each, the seeded faults)")
 	fs.BoolVar(&o.mutate, "mutate", true, "also run `advertest mutate` with the libraries' own suites against a plain `mvn test`")
 	fs.IntVar(&o.mutateMethods, "mutate-methods", 2, "sampled methods per library in its `advertest mutate`")
 	fs.IntVar(&o.classMax, "mutate-class-max", 5, "the most methods the whole class given to `advertest mutate` may have")
@@ -237,6 +238,9 @@ func bench(ctx context.Context, o options, libs []Library, halves []Half, stderr
 			faults: &faultsPlanner{lay: lay, tools: tools, dir: filepath.Join(o.cache, "faults", lay.Library.Package+"_"+lay.Version),
 				perMethod: o.faults, tries: 3 * o.faults},
 		}
+	}
+	if !o.methods {
+		todo = nil
 	}
 	for i, m := range todo {
 		if ctx.Err() != nil {

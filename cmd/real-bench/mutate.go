@@ -31,6 +31,10 @@ type MutateResult struct {
 	// of one file.
 	Methods *MutateRun `json:"methods,omitempty"`
 	Class   *MutateRun `json:"class,omitempty"`
+	// Second is `advertest mutate` in a fresh process on the project Methods ran on, on a
+	// sampled method of another class: what the coverage map Methods left saves
+	// (docs/coverage-map.md).
+	Second *MutateRun `json:"second,omitempty"`
 	// Skipped says why a part did not run.
 	Skipped []string `json:"skipped,omitempty"`
 	At      string   `json:"at"`
@@ -38,7 +42,7 @@ type MutateResult struct {
 }
 
 // MutateVersion changes when what the mutation part measures changes.
-const MutateVersion = 2
+const MutateVersion = 3
 
 // MvnTest is one plain `mvn test` run.
 type MvnTest struct {
@@ -70,8 +74,17 @@ type MutateRun struct {
 	MutantsPerSecond float64  `json:"mutantsPerSecond"`
 	Score            *float64 `json:"score"`
 	// FailingOnOriginal counts the project's tests that fail on the original.
-	FailingOnOriginal int    `json:"failingOnOriginal"`
-	Error             string `json:"error,omitempty"`
+	FailingOnOriginal int `json:"failingOnOriginal"`
+	// MapNotRun, MapReaching and MapRerun sum the reports' timing.coverageMap: the project's
+	// tests the map let the baselines skip, those it knew to reach the method, and those it did
+	// not know (run and recorded); MapBytes is the largest map file a report gave.
+	MapNotRun   int   `json:"mapNotRun"`
+	MapReaching int   `json:"mapReaching"`
+	MapRerun    int   `json:"mapRerun"`
+	MapBytes    int64 `json:"mapBytes"`
+	// FirstVerdictSeconds is the first method's timing.totalMs: when its verdicts were known.
+	FirstVerdictSeconds float64 `json:"firstVerdictSeconds"`
+	Error               string  `json:"error,omitempty"`
 }
 
 // mutateRunner runs item 4 for one library.
@@ -107,17 +120,32 @@ func (r *mutateRunner) run(ctx context.Context, sample []Method, all []Method) M
 		targets = append(targets, m.Target())
 	}
 	if len(targets) > 0 {
-		res.Methods = r.mutate(ctx, filepath.Join(dir, "methods"), targets)
+		res.Methods = r.mutate(ctx, filepath.Join(dir, "methods"), targets, false)
+		if second := otherClass(sample, sample[:len(targets)]); second != "" {
+			res.Second = r.mutate(ctx, filepath.Join(dir, "methods"), []string{second}, true)
+		} else {
+			res.Skipped = append(res.Skipped, "no sampled method of another class for the second run")
+		}
 	} else {
 		res.Skipped = append(res.Skipped, "no sampled method")
 	}
 	if file, n := smallestClass(sample, all, r.classMax); file != "" {
-		res.Class = r.mutate(ctx, filepath.Join(dir, "class"), []string{file})
+		res.Class = r.mutate(ctx, filepath.Join(dir, "class"), []string{file}, false)
 		res.Class.Methods = max(res.Class.Methods, n)
 	} else {
 		res.Skipped = append(res.Skipped, fmt.Sprintf("no file of the library has from 2 to %d methods", r.classMax))
 	}
 	return res
+}
+
+// otherClass is the first sampled method whose file none of done's is: the second run's.
+func otherClass(sample, done []Method) string {
+	for _, m := range sample {
+		if !slices.ContainsFunc(done, func(d Method) bool { return d.File == m.File }) {
+			return m.Target()
+		}
+	}
+	return ""
 }
 
 // smallestClass is the whole class `advertest mutate` runs on: the first sampled method's file
@@ -185,15 +213,21 @@ func (r *mutateRunner) mvnTest(ctx context.Context, dir string) MvnTest {
 	return t
 }
 
-// mutate runs `advertest mutate TARGETS --json` on a fresh copy of the suite layout.
-func (r *mutateRunner) mutate(ctx context.Context, dir string, targets []string) *MutateRun {
+// mutate runs `advertest mutate TARGETS --json` on a fresh copy of the suite layout, or with
+// again on the copy an earlier mutate in dir made (a fresh process on the same project).
+func (r *mutateRunner) mutate(ctx context.Context, dir string, targets []string, again bool) *MutateRun {
 	run := &MutateRun{Targets: targets}
 	root := filepath.Join(dir, "project")
-	if err := freshCopy(*r.lay.Suite, root); err != nil {
-		run.Error = err.Error()
-		return run
+	if !again {
+		if err := freshCopy(*r.lay.Suite, root); err != nil {
+			run.Error = err.Error()
+			return run
+		}
 	}
 	reportPath := filepath.Join(dir, "report.json")
+	if again {
+		reportPath = filepath.Join(dir, "report-again.json")
+	}
 	args := append([]string{"mutate"}, targets...)
 	out, err := benchkit.Invocation{
 		Bin: r.advertest, Dir: root, Log: filepath.Join(dir, "advertest.log"), Timeout: r.timeout,
@@ -211,7 +245,16 @@ func (r *mutateRunner) mutate(ctx context.Context, dir string, targets []string)
 		return run
 	}
 	var killed, survived int
-	for _, rep := range reports {
+	for i, rep := range reports {
+		if i == 0 {
+			run.FirstVerdictSeconds = float64(rep.Timing.TotalMs) / 1000
+		}
+		if cm := rep.Timing.CoverageMap; cm != nil {
+			run.MapNotRun += cm.NotRun
+			run.MapReaching += cm.Reaching
+			run.MapRerun += cm.Rerun
+			run.MapBytes = max(run.MapBytes, cm.Bytes)
+		}
 		run.Methods++
 		run.Mutants += len(rep.Mutants)
 		run.Evaluated += rep.Timing.MutantsEvaluated

@@ -208,13 +208,13 @@ func printTable(w io.Writer, doc *BenchDoc) {
 	}
 	if len(doc.Mutation) > 0 {
 		fmt.Fprintf(w, "\nmutation analysis with the libraries' own suites (advertest mutate against one plain mvn test):\n")
-		fmt.Fprintf(w, "%-12s %-10s %22s %10s %8s %10s %10s %9s\n", "library", "what", "mvn test", "wall", "mutants", "baseline", "mutants/s", "score")
+		fmt.Fprintf(w, "%-12s %-10s %22s %10s %8s %10s %10s %9s %12s %s\n", "library", "what", "mvn test", "wall", "mutants", "baseline", "mutants/s", "score", "1st verdict", "tests not run / reaching / new (map)")
 		for _, m := range doc.Mutation {
 			mvn := fmt.Sprintf("%.1f s (%d tests)", m.MvnTest.Seconds, m.MvnTest.Tests)
 			for _, part := range []struct {
 				what string
 				run  *MutateRun
-			}{{"methods", m.Methods}, {"class", m.Class}} {
+			}{{"methods", m.Methods}, {"second", m.Second}, {"class", m.Class}} {
 				if part.run == nil {
 					continue
 				}
@@ -223,7 +223,8 @@ func printTable(w io.Writer, doc *BenchDoc) {
 				if r.Score != nil {
 					score = fmt.Sprintf("%.1f%%", 100**r.Score)
 				}
-				fmt.Fprintf(w, "%-12s %-10s %22s %8.1f s %8d %9.0f%% %10.2f %9s", m.Library, fmt.Sprintf("%s(%d)", part.what, r.Methods), mvn, r.Seconds, r.Mutants, 100*r.BaselineShare, r.MutantsPerSecond, score)
+				fmt.Fprintf(w, "%-12s %-10s %22s %8.1f s %8d %9.0f%% %10.2f %9s %10.1f s %d / %d / %d (%.1f MB)", m.Library, fmt.Sprintf("%s(%d)", part.what, r.Methods), mvn, r.Seconds, r.Mutants, 100*r.BaselineShare, r.MutantsPerSecond, score,
+					r.FirstVerdictSeconds, r.MapNotRun, r.MapReaching, r.MapRerun, float64(r.MapBytes)/(1<<20))
 				if r.Error != "" || r.TimedOut {
 					fmt.Fprintf(w, "  (%s)", firstNonEmpty(benchkit.FirstLine(r.Error), "timed out"))
 				}

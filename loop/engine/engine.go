@@ -36,6 +36,10 @@ type Suite struct {
 	Tests []harness.TestID
 	// Extra are generated test classes, compiled in memory with the subject.
 	Extra []harness.Source
+	// LikelyFirst lets RunBaseline leave the project's test classes that the coverage map does
+	// not know, and that do not name the class under test, for later (Baseline.Pending): the
+	// first verdicts of a project without a map come from its likely tests.
+	LikelyFirst bool
 }
 
 // Options tune an evaluation.
@@ -125,6 +129,12 @@ type Baseline struct {
 	CoveredLines, UncoveredLines []int
 	// Duration is the baseline run's wall time.
 	Duration time.Duration
+	// Map is what the project's coverage map did: the tests it knew not to reach the method
+	// did not run and are in neither Results nor Passing nor Failing (docs/coverage-map.md).
+	Map harness.MapUse
+	// Pending are the test classes left for later (Suite.LikelyFirst): a baseline of the whole
+	// suite, after them, completes the map and the verdicts.
+	Pending []harness.TestID
 
 	// lineTests maps a source line to the passing tests that execute it, fastest first.
 	lineTests map[int][]harness.TestID
@@ -152,6 +162,10 @@ func (b *Baseline) TestsFor(line int) []harness.TestID {
 // a mutant of its line plays against (TestsFor).
 func (b *Baseline) Describe(rep *report.Report) {
 	rep.LineCoverage, rep.BranchCoverage = b.LineCoverage, b.BranchCoverage
+	if b.Map.Enabled {
+		rep.Timing.CoverageMap = &report.CoverageMap{NotRun: b.Map.NotRun, Reaching: b.Map.Reaching, Rerun: b.Map.Rerun,
+			Rebuilt: b.Map.Rebuilt, Bytes: b.Map.Bytes, Path: b.Map.Path}
+	}
 	rep.Coverage = &report.Coverage{Lines: b.Lines, Branches: b.Branches, UncoveredLines: append([]int(nil), b.UncoveredLines...)}
 	for i := range rep.Mutants {
 		ids := b.TestsFor(rep.Mutants[i].Line)
@@ -181,6 +195,10 @@ func RunBaseline(ctx context.Context, r Runner, subj Subject, suite Suite) (*Bas
 		// The original's tests get the original's limit, not a mutant's budget: their times
 		// are what the mutants' budgets are measured against.
 		Original: true,
+		// Only the tests that can execute a mutant of the method run (and those the coverage
+		// map does not know yet): a test that never enters it cannot kill one.
+		Reach:       &harness.Lines{Start: subj.StartLine, End: subj.EndLine},
+		LikelyFirst: suite.LikelyFirst,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("running the suite on the original: %w", err)
@@ -193,6 +211,8 @@ func RunBaseline(ctx context.Context, r Runner, subj Subject, suite Suite) (*Bas
 		lineTests: map[int][]harness.TestID{},
 		codeLines: map[int]bool{},
 		Duration:  time.Since(start),
+		Map:       res.Map,
+		Pending:   res.Pending,
 		digest:    subjectDigest(res.Compile, subj.Class),
 	}
 	for _, tr := range res.Tests {

@@ -184,6 +184,24 @@ type Timing struct {
 	ModelMs   int64 `json:"modelMs"`
 	CompileMs int64 `json:"compileMs"`
 	WorkersMs int64 `json:"workersMs"`
+	// CoverageMap says what the project's coverage map did for the last run on the original
+	// (docs/coverage-map.md); absent when there is none.
+	CoverageMap *CoverageMap `json:"coverageMap,omitempty"`
+	// FirstVerdictsMs, in an analysis that began with the likely tests (no coverage map yet),
+	// is when their verdicts were known; the rest of the suite then completed them. 0 otherwise.
+	FirstVerdictsMs int64 `json:"firstVerdictsMs,omitempty"`
+}
+
+// CoverageMap is the coverage map's part of a baseline: the project's tests it knew not to reach
+// the method (not run), those it knew to reach it (run), those it did not know or that changed
+// (run and recorded), why it was started afresh ("" when reused), and its file's size and path.
+type CoverageMap struct {
+	NotRun   int    `json:"notRun"`
+	Reaching int    `json:"reaching"`
+	Rerun    int    `json:"rerun"`
+	Rebuilt  string `json:"rebuilt,omitempty"`
+	Bytes    int64  `json:"bytes"`
+	Path     string `json:"path"`
 }
 
 // Report is the whole report JSON.

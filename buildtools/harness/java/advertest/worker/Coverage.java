@@ -45,6 +45,14 @@ final class Coverage {
         unavailable = why;
     }
 
+    /** The execution data of the last test collect took; see {@link #last()}. */
+    private ExecutionDataStore last;
+
+    /** The execution data collect last took (one test's), or null before any. */
+    ExecutionDataStore last() {
+        return last;
+    }
+
     String unavailable() {
         return unavailable;
     }
@@ -77,6 +85,7 @@ final class Coverage {
         reader.setExecutionDataVisitor(store);
         reader.setSessionInfoVisitor(sessions);
         reader.read();
+        last = store;
         if (total != null) {
             for (ExecutionData d : store.getContents()) {
                 total.put(new ExecutionData(d.getId(), d.getName(), d.getProbes().clone()));

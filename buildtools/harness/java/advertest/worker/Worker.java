@@ -21,6 +21,7 @@ final class Worker {
     private MemCompiler compiler;
     private Engines engines;
     private Coverage coverage;
+    private final Executed executed = new Executed();
     private TestRunner runner;
     private Leftovers leftovers;
     private Path scratch;
@@ -167,6 +168,9 @@ final class Worker {
             wantCoverage = false;
         }
         boolean stopAtFirst = req.bool("stopAtFirstFailure");
+        // The coverage map's records (docs/worker-protocol.md, "The coverage map").
+        boolean record = wantCoverage && req.bool("recordExecuted");
+        java.util.Set<Long> sentTables = Executed.newSentSet();
         long defaultBudget = req.num("defaultBudgetMs", 4000);
         Map<String, Long> budgets = req.budgets("budgetsMs");
         Map<String, Long> stepBudgets = req.budgets("stepBudgets");
@@ -191,6 +195,13 @@ final class Worker {
             long steps = sb != null ? sb : 0;
             out.send(Protocol.start(id, k, p, budget, steps));
             Map<String, Object> result = runTest(loader, id, k, p, budget, steps, wantCoverage, covered, total);
+            if (record && result.containsKey("coverage")) {
+                Map<String, Object> tables = new LinkedHashMap<>();
+                result.put("executed", executed.of(coverage.last(), loader, sentTables, tables));
+                if (!tables.isEmpty()) {
+                    result.put("tables", tables);
+                }
+            }
             out.send(Protocol.result(id, k, p, result));
             String outcome = String.valueOf(result.get("outcome"));
             if (Boolean.TRUE.equals(result.get("stuck"))) {
