@@ -229,8 +229,7 @@ func typeDecls(root *sitter.Node, src []byte) []typeDecl {
 		"record_declaration": "record", "annotation_type_declaration": "annotation",
 	}
 	var out []typeDecl
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
+	javaparse.Walk(root, func(n *sitter.Node) bool {
 		if kind, ok := kinds[n.Type()]; ok {
 			d := typeDecl{start: int(n.StartByte()), end: int(n.EndByte()), kind: kind}
 			for i := 0; i < int(n.NamedChildCount()); i++ {
@@ -245,11 +244,8 @@ func typeDecls(root *sitter.Node, src []byte) []typeDecl {
 			}
 			out = append(out, d)
 		}
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			walk(n.NamedChild(i))
-		}
-	}
-	walk(root)
+		return true
+	})
 	return out
 }
 

@@ -201,8 +201,7 @@ func collectCalls(pf *javaparse.File, methods []*javaparse.Method) fileCalls {
 		return best
 	}
 	pf.WithTree(func(root *sitter.Node, src []byte) {
-		var walk func(n *sitter.Node)
-		walk = func(n *sitter.Node) {
+		javaparse.Walk(root, func(n *sitter.Node) bool {
 			switch n.Type() {
 			case "method_invocation":
 				name := n.ChildByFieldName("name")
@@ -230,11 +229,8 @@ func collectCalls(pf *javaparse.File, methods []*javaparse.Method) fileCalls {
 					}
 				}
 			}
-			for i := 0; i < int(n.NamedChildCount()); i++ {
-				walk(n.NamedChild(i))
-			}
-		}
-		walk(root)
+			return true
+		})
 	})
 	return fc
 }

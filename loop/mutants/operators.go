@@ -208,28 +208,24 @@ func inCheckedTry(n *sitter.Node, src []byte) bool {
 // catchesChecked reports a catch clause naming a type not known to be unchecked.
 func catchesChecked(clause *sitter.Node, src []byte) bool {
 	checked := false
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
+	javaparse.Walk(clause, func(n *sitter.Node) bool {
 		switch n.Type() {
 		case "type_identifier":
 			if !uncheckedExceptions[n.Content(src)] {
 				checked = true
 			}
-			return
+			return false
 		case "scoped_type_identifier":
 			// java.io.IOException: the last identifier names the type.
 			if c := n.NamedChild(int(n.NamedChildCount()) - 1); c != nil && !uncheckedExceptions[c.Content(src)] {
 				checked = true
 			}
-			return
+			return false
 		case "block":
-			return
+			return false
 		}
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			walk(n.NamedChild(i))
-		}
-	}
-	walk(clause)
+		return true
+	})
 	return checked
 }
 

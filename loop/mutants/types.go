@@ -82,11 +82,10 @@ func newTypeEnv(method *sitter.Node, src []byte) typeEnv {
 	if ps := method.ChildByFieldName("parameters"); ps != nil {
 		env.addParams(ps, src)
 	}
-	var walk func(n *sitter.Node)
-	walk = func(n *sitter.Node) {
+	visit := func(n *sitter.Node) bool {
 		switch n.Type() {
 		case "class_body", "class_declaration", "interface_declaration", "enum_declaration", "record_declaration":
-			return
+			return false
 		case "local_variable_declaration", "resource":
 			env.addDeclarators(n, src)
 			if n.Type() == "resource" {
@@ -101,12 +100,10 @@ func newTypeEnv(method *sitter.Node, src []byte) typeEnv {
 		case "catch_formal_parameter", "formal_parameter", "spread_parameter":
 			env.addParam(n, src)
 		}
-		for i := 0; i < int(n.NamedChildCount()); i++ {
-			walk(n.NamedChild(i))
-		}
+		return true
 	}
 	if body := method.ChildByFieldName("body"); body != nil {
-		walk(body)
+		javaparse.Walk(body, visit)
 	}
 	return env
 }
