@@ -267,7 +267,10 @@ func firstLineOf(s string) string {
 }
 
 // batchPrinter prints a batch's events on stderr: one line per method as it ends, with the
-// count so far; on a terminal, a status line of the methods running.
+// count so far; on a terminal, a status line of the methods running. It is called from the
+// batch's goroutines, several methods at once, and through each method's methodPrinter from
+// the engine's goroutines too (app.BatchEvents): every method takes mu for its fields and
+// its writes.
 type batchPrinter struct {
 	cmd        string
 	w          io.Writer
@@ -395,7 +398,9 @@ func (p *batchPrinter) clear() {
 	p.clearLocked()
 }
 
-// methodPrinter is one method's events.
+// methodPrinter is one method's events: its Progress comes from the method's run and the
+// engine's goroutines (one call at a time within the run, see loop.EventSink), beside the
+// other methods' calls; it holds no state of its own and prints through its batchPrinter.
 type methodPrinter struct {
 	app.NoEvents
 	p *batchPrinter
