@@ -64,6 +64,12 @@ func (m *coverageMap) plan(spec RunSpec, reach Lines) mapPlan {
 	consider := func(id TestID) {
 		e := m.data.Tests[id.Class+"#"+id.Method]
 		switch {
+		case e != nil && e.Blind && e.Outcome != Passed && e.TestKey == keys.of(id.Class):
+			// It failed on the original without a record of what it ran (its thread did not
+			// stop, its worker was lost): it cannot kill a mutant, and running it again costs
+			// its whole limit and a worker. Not run until its test class changes.
+			pl.use.NotRun++
+			return
 		case e == nil || e.Blind || e.TestKey != keys.of(id.Class) || m.changed(e, keys):
 			pl.use.Rerun++
 		case m.reaches(e, subject, reach):

@@ -361,3 +361,26 @@ func TestCoverageMapLikelyTestsFirst(t *testing.T) {
 		t.Errorf("for a class no test names, ran %d tests with %v pending; want all 5 at once", len(res.Tests), res.Pending)
 	}
 }
+
+// A test that failed on the original with no record of what it ran (its thread did not stop)
+// is not run again while its class is the same; one that passed without a record always runs.
+func TestCoverageMapSkipsBlindFailures(t *testing.T) {
+	m := &coverageMap{path: filepath.Join(t.TempDir(), "none", "map.json.gz"), tool: "w", key: "k", files: map[string]fileMemo{}, loaded: true}
+	m.data = m.empty()
+	m.data.TestClasses["org.t.SlowTest"] = &mapTestClass{Key: "absent", Methods: []string{"stuck", "passedBlind", "reaching"}}
+	m.data.Tests["org.t.SlowTest#stuck"] = &mapTest{TestKey: "absent", Outcome: Timeout, Blind: true}
+	m.data.Tests["org.t.SlowTest#passedBlind"] = &mapTest{TestKey: "absent", Outcome: Passed, Blind: true}
+	m.data.Tests["org.t.SlowTest#reaching"] = &mapTest{TestKey: "absent", Outcome: Passed,
+		Executed: []mapExec{{Class: "org.t.Subject", ID: "1", Key: "absent", Methods: []int{0}}}}
+	m.data.Tables["1"] = []MethodLines{{Name: "f()V", First: 3, Last: 5}}
+	spec := RunSpec{Overrides: []Source{{ClassName: "org.t.Subject", Text: "class Subject {}"}}, Tests: []TestID{{Class: "org.t.SlowTest"}}}
+	pl := m.plan(spec, Lines{Start: 4, End: 4})
+	var ran []string
+	for _, id := range pl.run {
+		ran = append(ran, id.Method)
+	}
+	sort.Strings(ran)
+	if strings.Join(ran, " ") != "passedBlind reaching" || pl.use.NotRun != 1 {
+		t.Errorf("ran %v (map use %+v), want the blind pass and the reaching test, not the blind failure", ran, pl.use)
+	}
+}
