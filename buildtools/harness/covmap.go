@@ -101,17 +101,20 @@ type MethodLines struct {
 // something (locked and atomic: the CLI and a server may share it). Its methods are called from
 // any goroutine of Pool.Run; mu guards everything.
 type coverageMap struct {
-	path   string
-	key    string // globalKey at open
-	tool   string
-	cfg    Config
-	log    *zap.Logger
-	mu     sync.Mutex
-	data   *mapData
-	stamp  fileStamp // of the file when last read or written
-	why    string    // why the map was started afresh, until a write says otherwise
-	files  map[string]fileMemo
-	loaded bool
+	// recording is held by a run that records test classes the map did not know, from its
+	// plan to its record (runReaching); taken before mu, never while holding it.
+	recording sync.Mutex
+	path      string
+	key       string // globalKey at open
+	tool      string
+	cfg       Config
+	log       *zap.Logger
+	mu        sync.Mutex
+	data      *mapData
+	stamp     fileStamp // of the file when last read or written
+	why       string    // why the map was started afresh, until a write says otherwise
+	files     map[string]fileMemo
+	loaded    bool
 }
 
 type fileStamp struct {

@@ -20,6 +20,14 @@ func (p *Pool) runReaching(ctx context.Context, spec RunSpec) (*RunResult, error
 		return res, err
 	}
 	plan := m.plan(spec, reach)
+	if len(plan.whole) > 0 {
+		// A run that records classes the map does not know has the map's recording turn: a
+		// concurrent one (another method of a batch, another job) waits, then plans again and
+		// need not run what this one recorded.
+		m.recording.Lock()
+		defer m.recording.Unlock()
+		plan = m.plan(spec, reach)
+	}
 	sub := spec
 	sub.Tests = plan.run
 	sub.recordExecuted = true

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -382,5 +383,41 @@ func TestCoverageMapSkipsBlindFailures(t *testing.T) {
 	sort.Strings(ran)
 	if strings.Join(ran, " ") != "passedBlind reaching" || pl.use.NotRun != 1 {
 		t.Errorf("ran %v (map use %+v), want the blind pass and the reaching test, not the blind failure", ran, pl.use)
+	}
+}
+
+// Two baselines at once on a pool without a map (two methods of a batch): the one that records
+// goes first, the other then runs only the tests that reach its method.
+func TestCoverageMapRecordsOnceForConcurrentRuns(t *testing.T) {
+	p := newMapProject(t)
+	cfg := p.config()
+	cfg.Workers = 2
+	pool := openPool(t, cfg)
+	var wg sync.WaitGroup
+	counts := make([]int, 2)
+	for i, target := range []struct {
+		class string
+		lines Lines
+	}{{"org.m.Alpha", twiceLines}, {"org.m.Beta", plusOneLines}} {
+		text, err := os.ReadFile(filepath.Join(p.src, "main", "java", strings.ReplaceAll(target.class, ".", "/")+".java"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := pool.Run(context.Background(), RunSpec{Overrides: []Source{{ClassName: target.class, Text: string(text)}}, Tests: allMapTests,
+				Coverage: true, CoverClasses: []string{target.class}, Original: true, Reach: &target.lines})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			counts[i] = len(res.Tests)
+		}()
+	}
+	wg.Wait()
+	// One ran all 5; the other the 2 tests that reach its method (twice and plusOne both have 2).
+	if counts[0]+counts[1] != 7 {
+		t.Errorf("the two runs ran %v tests, want 5 and 2", counts)
 	}
 }
