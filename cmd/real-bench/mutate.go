@@ -35,6 +35,8 @@ type MutateResult struct {
 	// sampled method of another class: what the coverage map Methods left saves
 	// (docs/coverage-map.md).
 	Second *MutateRun `json:"second,omitempty"`
+	// Server is Analyze in one `advertest lsp`: the first sampled method, then Second's.
+	Server *ServerRun `json:"server,omitempty"`
 	// Skipped says why a part did not run.
 	Skipped []string `json:"skipped,omitempty"`
 	At      string   `json:"at"`
@@ -42,7 +44,7 @@ type MutateResult struct {
 }
 
 // MutateVersion changes when what the mutation part measures changes.
-const MutateVersion = 3
+const MutateVersion = 4
 
 // MvnTest is one plain `mvn test` run.
 type MvnTest struct {
@@ -121,8 +123,9 @@ func (r *mutateRunner) run(ctx context.Context, sample []Method, all []Method) M
 	}
 	if len(targets) > 0 {
 		res.Methods = r.mutate(ctx, filepath.Join(dir, "methods"), targets, false)
-		if second := otherClass(sample, sample[:len(targets)]); second != "" {
-			res.Second = r.mutate(ctx, filepath.Join(dir, "methods"), []string{second}, true)
+		if second, ok := otherClass(sample, sample[:len(targets)]); ok {
+			res.Second = r.mutate(ctx, filepath.Join(dir, "methods"), []string{second.Target()}, true)
+			res.Server = r.serverRun(ctx, filepath.Join(dir, "server"), sample[0], second)
 		} else {
 			res.Skipped = append(res.Skipped, "no sampled method of another class for the second run")
 		}
@@ -139,13 +142,13 @@ func (r *mutateRunner) run(ctx context.Context, sample []Method, all []Method) M
 }
 
 // otherClass is the first sampled method whose file none of done's is: the second run's.
-func otherClass(sample, done []Method) string {
+func otherClass(sample, done []Method) (Method, bool) {
 	for _, m := range sample {
 		if !slices.ContainsFunc(done, func(d Method) bool { return d.File == m.File }) {
-			return m.Target()
+			return m, true
 		}
 	}
-	return ""
+	return Method{}, false
 }
 
 // smallestClass is the whole class `advertest mutate` runs on: the first sampled method's file

@@ -101,4 +101,30 @@ func TestSmokeOneRealClass(t *testing.T) {
 		b, _ := os.ReadFile(mutateReport)
 		t.Errorf("CSVFormatTest kills none of withDelimiter's %d mutants:\n%s", len(reports[0].Mutants), benchkit.Tail(string(b), 3000))
 	}
+
+	// Analyze in one `advertest lsp` over a pipe, twice: the workbench's server measure.
+	src, err := os.ReadFile(filepath.Join(suiteCopy, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lineOf := func(decl string) int {
+		for i, l := range strings.Split(string(src), "\n") {
+			if strings.Contains(l, decl) {
+				return i + 1
+			}
+		}
+		t.Fatalf("no %q in CSVFormat.java", decl)
+		return 0
+	}
+	r := &mutateRunner{lay: lay, advertest: bin, timeout: 6 * time.Minute}
+	sr := r.serverRun(ctx, filepath.Join(work, "server"), Method{File: file, Line: lineOf("public CSVFormat withDelimiter(final char")},
+		Method{File: file, Line: lineOf("public CSVFormat withEscape(final char")})
+	if sr.Error != "" || len(sr.Ends) != 2 || sr.FirstSeconds <= 0 || sr.SecondSeconds <= 0 {
+		t.Fatalf("Analyze in the server: %+v", sr)
+	}
+	for _, end := range sr.Ends {
+		if !strings.HasPrefix(end, "score") {
+			t.Errorf("a job ended with %q, not its summary", end)
+		}
+	}
 }
