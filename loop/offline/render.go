@@ -38,6 +38,8 @@ type rendered struct {
 	name    string
 	source  string
 	imports []string
+	// called is the name in parts: uniqueNames tells tests apart by it (names.go).
+	called testName
 }
 
 func newRenderer(junit int, m *javaparse.Method, hdr header, timeoutMs int64) *renderer {
@@ -212,7 +214,8 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 	if len(attrs) > 0 {
 		annotation += "(" + strings.Join(attrs, ", ") + ")"
 	}
-	name := r.name(rec, em)
+	called := r.name(rec, em)
+	name, _ := called.first()
 	var b strings.Builder
 	b.WriteString("    " + annotation + "\n")
 	vis := "void"
@@ -262,7 +265,7 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 		}
 	}
 	sort.Strings(imps)
-	return rendered{name: name, source: src, imports: imps}
+	return rendered{name: name, source: src, imports: imps, called: called}
 }
 
 // castNulls writes a null argument of an overloaded method with a cast to its parameter's type

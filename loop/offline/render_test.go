@@ -59,7 +59,7 @@ func TestRenderForms(t *testing.T) {
 			name: "boxed result avoids JUnit 4's ambiguous assertEquals", junit: 4, method: "boxed",
 			hdr:  header{ReturnType: "Integer", ClassRef: "Box"},
 			line: `{"i":0,"args":["5"],"tokens":["5"],"out":{"k":"ret","ret":{"k":"prim","v":"5","t":"int"}}}`,
-			want: []string{"public void boxedReturns5ForX5() {", "int result = Box.boxed(5);", "assertEquals(5, result);"},
+			want: []string{"public void boxedReturnsXWhenXIsPositive() {", "int result = Box.boxed(5);", "assertEquals(5, result);"},
 		},
 		{
 			name: "null result", junit: 5, method: "boxed",
@@ -71,7 +71,7 @@ func TestRenderForms(t *testing.T) {
 			name: "JUnit 4 exception uses expected", junit: 4, method: "halve",
 			hdr:  header{ReturnType: "int", ClassRef: "Box"},
 			line: `{"i":0,"args":["-1"],"tokens":["Minus1"],"out":{"k":"throw","x":"IllegalStateException"}}`,
-			want: []string{"@Test(expected = IllegalStateException.class)", "halveThrowsIllegalStateExceptionForXMinus1() throws Exception {", "Box.halve(-1);"},
+			want: []string{"@Test(expected = IllegalStateException.class)", "halveThrowsIllegalStateWhenXIsNegative() throws Exception {", "Box.halve(-1);"},
 		},
 		{
 			name: "a graph built in the Arrange step, the result asserted by identity", junit: 5, method: "last",
@@ -80,7 +80,7 @@ func TestRenderForms(t *testing.T) {
 			line: `{"i":3,"args":["a","new ArrayList<>(Arrays.asList(a, b, c))"],"tokens":["A","ListOf3"],` +
 				`"graph":["// a chain: a -> b, b -> c","Node a = new Node(\"a\");","Node b = new Node(\"b\");","Node c = new Node(\"c\");","a.connect(b);","b.connect(c);"],` +
 				`"graphToken":"Chain","out":{"k":"ret","ret":{"k":"same","v":"c"},"after":[{"a":1,"r":{"k":"equals","v":"Arrays.asList(a, b, c)"}}]}}`,
-			want: []string{"void lastReturnsNodeCForStartAAListOf3InChain() {", "        // Arrange\n        // a chain: a -> b, b -> c\n        Node a = new Node(\"a\");",
+			want: []string{"void lastReturnsNodeCInChain() {", "        // Arrange\n        // a chain: a -> b, b -> c\n        Node a = new Node(\"a\");",
 				"a.connect(b);\n        b.connect(c);\n        List<Node> aArg = new ArrayList<>(Arrays.asList(a, b, c));",
 				"Node result = Box.last(a, aArg);", "assertSame(c, result);", "assertEquals(Arrays.asList(a, b, c), aArg);"},
 		},
@@ -100,13 +100,13 @@ func TestRenderForms(t *testing.T) {
 			name: "array argument changed in place", junit: 5, method: "put", em: emphasis{afterArgs: []int{0}},
 			hdr:  header{ReturnType: "void", ClassRef: "Box", ReceiverType: "Box", DeclTypes: []string{"int[]"}},
 			line: `{"i":0,"args":["new int[]{1}"],"tokens":["ArrayOf1"],"recv":"new Box()","setup":["put(new int[]{})"],"recvToken":"PutEmptyArray","out":{"k":"ret","ret":{"k":"void"},"after":[{"a":0,"r":{"k":"array","v":"new int[]{2}"}}]}}`,
-			want: []string{"void putUpdatesXsForXsArrayOf1AfterPutEmptyArray() {", "int[] xs = new int[]{1};", "box.put(new int[]{});", "box.put(xs);", "assertArrayEquals(new int[]{2}, xs);"},
+			want: []string{"void putUpdatesXsWhenXsHasOneElement() {", "int[] xs = new int[]{1};", "box.put(new int[]{});", "box.put(xs);", "assertArrayEquals(new int[]{2}, xs);"},
 		},
 		{
 			name: "doubles get a delta", junit: 5, method: "halve",
 			hdr:  header{ReturnType: "double", ClassRef: "Box"},
 			line: `{"i":0,"args":["1"],"tokens":["1"],"out":{"k":"ret","ret":{"k":"double","v":"0.5"}}}`,
-			want: []string{"double result = Box.halve(1);", "assertEquals(0.5, result, 1e-9);", "halveReturns0Point5ForX1"},
+			want: []string{"double result = Box.halve(1);", "assertEquals(0.5, result, 1e-9);", "halveReturnsPositiveWhenXIsOne"},
 		},
 		{
 			name: "a large result is asserted by its size", junit: 5, method: "boxed",
@@ -124,7 +124,7 @@ func TestRenderForms(t *testing.T) {
 			name: "a field read reflectively", junit: 5, method: "put", em: emphasis{allState: true},
 			hdr:  header{ReturnType: "void", ClassRef: "Box", ReceiverType: "Box"},
 			line: `{"i":0,"args":["null"],"tokens":["Null"],"recv":"new Box()","setup":[],"out":{"k":"ret","ret":{"k":"void"},"state":[{"m":"field:count","st":"int","d":"Box","r":{"k":"prim","v":"2","t":"int"}},{"m":"field:last","st":"[I","d":"Box","r":{"k":"array","v":"new int[]{1}"}}]}}`,
-			want: []string{"void putRunsForXsNull() throws Exception {", "Field countField = Box.class.getDeclaredField(\"count\");", "countField.setAccessible(true);",
+			want: []string{"void putRunsWhenXsIsNull() throws Exception {", "Field countField = Box.class.getDeclaredField(\"count\");", "countField.setAccessible(true);",
 				"assertEquals(2, countField.get(box));", "assertArrayEquals(new int[]{1}, (int[]) lastField.get(box));"},
 		},
 		{
@@ -148,7 +148,7 @@ func TestRenderForms(t *testing.T) {
 			name: "a receiver's accessible field is read directly", junit: 5, method: "put", em: emphasis{allState: true},
 			hdr:   header{ReturnType: "void", ClassRef: "Box", ReceiverType: "Box"},
 			line:  `{"i":0,"args":["null"],"tokens":["Null"],"recv":"new Box()","setup":[],"out":{"k":"ret","ret":{"k":"void"},"state":[{"m":"field:count","st":"int","d":"Box","acc":true,"r":{"k":"prim","v":"2","t":"int"}}]}}`,
-			want:  []string{"void putRunsForXsNull() {", "assertEquals(2, box.count);"},
+			want:  []string{"void putRunsWhenXsIsNull() {", "assertEquals(2, box.count);"},
 			never: []string{"getDeclaredField", "throws Exception"},
 		},
 		{

@@ -1,0 +1,392 @@
+package offline
+
+import (
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// condition is one fact of an input that may decide its outcome, in words of a test's name:
+// "CountIsZero", "LoEqualsHi", "InCycle", "AfterAddItemTwice". rank orders the facts from the
+// most telling (a null, an empty value) to the least (a positive number); names.go picks the
+// first, and more when two tests of a class would otherwise share a name.
+type condition struct {
+	words string
+	// arg says the fact is about the arguments: such facts follow "When" and are joined by
+	// "And"; the others (the graph's shape, the receiver's history) carry their own word.
+	arg  bool
+	rank int
+}
+
+// The ranks of conditions, most telling first.
+const (
+	rankNull = iota + 1
+	rankBoundary
+	rankSign
+	rankState
+	rankKind
+	rankPlain
+)
+
+// argFact is what names.go can tell about one argument from its Java expression.
+type argFact struct {
+	null    bool
+	num     bool
+	n       float64
+	special string // "Max", "Min", "NaN", "Infinite": a named constant of a number type
+	str     bool
+	s       string
+	char    bool
+	c       rune
+	boolean string // "True", "False"
+	size    int    // elements of an array or collection; -1 when not one
+	named   string // an enum-like constant or a lambda, in words
+}
+
+var (
+	numberConst = regexp.MustCompile(`^-?(Byte|Short|Integer|Long|Float|Double|Character)\.(MAX_VALUE|MIN_VALUE|NaN|POSITIVE_INFINITY|NEGATIVE_INFINITY)$`)
+	namedConst  = regexp.MustCompile(`^[A-Z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*\.([A-Z][A-Z_]*)$`)
+	wrapsString = regexp.MustCompile(`^new [A-Za-z.]+\(("(?:[^"\\]|\\.)*")\)$`)
+	emptyNew    = regexp.MustCompile(`^new [A-Za-z.]+(<[^()]*>)?\(\)$`)
+	arrayInit   = regexp.MustCompile(`^new [A-Za-z0-9_.<>]+(\[\])+\{(.*)\}$`)
+)
+
+// classify reads an argument's Java expression as the explorer writes it (docs/explorer.md,
+// `args`); token is its word of the explorer's, used only for lambdas.
+func classify(expr, token string) argFact {
+	f := argFact{size: -1}
+	e := strings.TrimSpace(expr)
+	switch {
+	case e == "null":
+		f.null = true
+	case e == "true" || e == "false":
+		f.boolean = capitalize(e)
+	case strings.HasPrefix(e, `"`):
+		f.s, f.str = unquoteJava(e)
+	case strings.HasPrefix(e, `'`):
+		if s, ok := unquoteJava(e); ok && len([]rune(s)) == 1 {
+			f.char, f.c = true, []rune(s)[0]
+		}
+	case numberConst.MatchString(e):
+		f.num = true
+		f.special = numberWord(e)
+	case wrapsString.MatchString(e): // new StringBuilder("ab"), new StringReader("")
+		f.s, f.str = unquoteJava(wrapsString.FindStringSubmatch(e)[1])
+	case emptyNew.MatchString(e) && !strings.Contains(e, "Object"):
+		if strings.Contains(e, "<") || strings.Contains(e, "List") || strings.Contains(e, "Set") || strings.Contains(e, "Map") {
+			f.size = 0
+		}
+	case strings.HasPrefix(e, "Collections.empty"):
+		f.size = 0
+	case arrayInit.MatchString(e):
+		f.size = countElements(arrayInit.FindStringSubmatch(e)[2])
+	case strings.Contains(e, "asList(") || strings.Contains(e, "List.of(") || strings.Contains(e, "Set.of("):
+		i := strings.Index(e, "(")
+		for _, p := range []string{"asList(", "List.of(", "Set.of("} {
+			if j := strings.Index(e, p); j >= 0 {
+				i = j + len(p) - 1
+				break
+			}
+		}
+		if inner, ok := balanced(e[i:]); ok {
+			f.size = countElements(inner)
+		}
+	case strings.Contains(e, "->"):
+		if wordsOnly(token) {
+			f.named = token
+		}
+	case namedConst.MatchString(e):
+		if w := camelWords(strings.ToLower(namedConst.FindStringSubmatch(e)[2])); wordsOnly(w) {
+			f.named = w
+		}
+	default:
+		if n, ok := parseNumber(e); ok {
+			f.num, f.n = true, n
+		}
+	}
+	return f
+}
+
+// parseNumber reads a number literal: 5, -1L, 2.5f, (short) (-3), (byte) 7.
+func parseNumber(e string) (float64, bool) {
+	for _, c := range []string{"(short)", "(byte)", "(char)", "(int)", "(long)", "(float)", "(double)"} {
+		e = strings.TrimSpace(strings.TrimPrefix(e, c))
+	}
+	e = strings.TrimSuffix(strings.TrimPrefix(e, "("), ")")
+	e = strings.ReplaceAll(e, "_", "")
+	if strings.HasPrefix(e, "0x") || strings.HasPrefix(e, "-0x") {
+		n, err := strconv.ParseInt(strings.TrimRight(e, "Ll"), 0, 64)
+		return float64(n), err == nil
+	}
+	e = strings.TrimRight(e, "LlFfDd")
+	n, err := strconv.ParseFloat(e, 64)
+	return n, err == nil
+}
+
+// numberWord names a number type's constant: Integer.MAX_VALUE → Max.
+func numberWord(e string) string {
+	switch {
+	case strings.HasSuffix(e, "NaN"):
+		return "NaN"
+	case strings.HasSuffix(e, "INFINITY"):
+		return "Infinite"
+	case strings.HasSuffix(e, "MAX_VALUE") && !strings.HasPrefix(e, "-"):
+		return "Max"
+	default:
+		return "Min"
+	}
+}
+
+// scanCode calls visit with each character of s outside string literals and the depth of
+// brackets it is at (an opening bracket at the depth inside it); visit returns false to stop.
+func scanCode(s string, visit func(i int, c rune, depth int) bool) {
+	depth, inStr := 0, false
+	for i, c := range s {
+		if c == '"' && (i == 0 || s[i-1] != '\\') {
+			inStr = !inStr
+			continue
+		}
+		if inStr {
+			continue
+		}
+		switch c {
+		case '(', '{', '[':
+			depth++
+		case ')', '}', ']':
+			depth--
+		}
+		if !visit(i, c, depth) {
+			return
+		}
+	}
+}
+
+// balanced returns the text inside the bracket s starts with.
+func balanced(s string) (string, bool) {
+	inner, ok := "", false
+	scanCode(s, func(i int, c rune, depth int) bool {
+		if depth == 0 {
+			inner, ok = s[1:i], true
+			return false
+		}
+		return true
+	})
+	return inner, ok
+}
+
+// countElements counts the top-level, comma-separated elements of a list's text.
+func countElements(s string) int {
+	if strings.TrimSpace(s) == "" {
+		return 0
+	}
+	n := 1
+	scanCode(s, func(_ int, c rune, depth int) bool {
+		if c == ',' && depth == 0 {
+			n++
+		}
+		return true
+	})
+	return n
+}
+
+// wordsOnly says w is a short CamelCase phrase with no digits (no raw value in a name).
+func wordsOnly(w string) bool {
+	if w == "" || len(w) > 20 {
+		return false
+	}
+	for _, c := range w {
+		if c >= 128 || !unicode.IsLetter(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// facts are the conditions of one argument, named pn.
+func (f argFact) facts(pn string) []condition {
+	var cs []condition
+	add := func(words string, rank int) {
+		cs = append(cs, condition{words: pn + words, arg: true, rank: rank})
+	}
+	switch {
+	case f.null:
+		add("IsNull", rankNull)
+	case f.boolean != "":
+		add("Is"+f.boolean, rankKind)
+	case f.str:
+		switch {
+		case f.s == "":
+			add("IsEmpty", rankNull)
+		case strings.TrimSpace(f.s) == "":
+			add("IsBlank", rankBoundary)
+		case len([]rune(f.s)) == 1:
+			add("IsOneChar", rankState)
+		case strings.Trim(f.s, "0123456789") == "":
+			add("IsDigits", rankKind)
+		case strings.ContainsAny(f.s, " \t\n"):
+			add("HasWhitespace", rankPlain)
+		}
+	case f.char:
+		switch {
+		case unicode.IsDigit(f.c):
+			add("IsDigit", rankKind)
+		case unicode.IsUpper(f.c):
+			add("IsUpperCase", rankKind)
+		case unicode.IsLower(f.c):
+			add("IsLowerCase", rankKind)
+		case unicode.IsSpace(f.c):
+			add("IsWhitespace", rankKind)
+		default:
+			add("IsSymbol", rankKind)
+		}
+	case f.num && f.special != "":
+		add("Is"+f.special, rankBoundary)
+	case f.num:
+		switch {
+		case f.n == 0:
+			add("IsZero", rankBoundary)
+		case f.n < 0:
+			add("IsNegative", rankSign)
+		case f.n == 1:
+			add("IsOne", rankState)
+		default:
+			add("IsPositive", rankPlain)
+		}
+	case f.size == 0:
+		add("IsEmpty", rankNull)
+	case f.size == 1:
+		add("HasOneElement", rankState)
+	case f.named != "":
+		add("Is"+f.named, rankState)
+	}
+	return cs
+}
+
+// numeric is the fact's number when it has one an order applies to (not NaN).
+func (f argFact) numeric() (float64, bool) {
+	if !f.num {
+		return 0, false
+	}
+	switch f.special {
+	case "":
+		return f.n, true
+	case "Max", "Infinite":
+		return math.Inf(1), true
+	case "Min":
+		return math.Inf(-1), true
+	}
+	return 0, false
+}
+
+// paramWord is the i-th parameter's name in a test's name: Count, Arg2 → ArgumentTwo.
+func (r *renderer) paramWord(i int) string {
+	if i < len(r.method.Params) && r.method.Params[i].Name != "" {
+		return capitalize(r.method.Params[i].Name)
+	}
+	return "Argument" + ordinalWord(i+1)
+}
+
+// conditions are the facts of rec's input, most telling first: each argument's own (null,
+// empty, zero, negative, ...), the relations between two arguments (equal, below, above),
+// the graph's shape and the receiver's history. None holds a raw value.
+func (r *renderer) conditions(rec *record) []condition {
+	facts := make([]argFact, len(rec.Args))
+	var cs []condition
+	for i, a := range rec.Args {
+		tok := ""
+		if i < len(rec.Tokens) {
+			tok = rec.Tokens[i]
+		}
+		facts[i] = classify(a, tok)
+		cs = append(cs, facts[i].facts(r.paramWord(i))...)
+	}
+	for i := range facts {
+		for j := i + 1; j < len(facts); j++ {
+			pi, pj := r.paramWord(i), r.paramWord(j)
+			x, okx := facts[i].numeric()
+			y, oky := facts[j].numeric()
+			switch {
+			case okx && oky && x == y:
+				cs = append(cs, condition{words: pi + "Equals" + pj, arg: true, rank: rankSign})
+			case okx && oky && x < y:
+				cs = append(cs, condition{words: pi + "Below" + pj, arg: true, rank: rankKind})
+			case okx && oky:
+				cs = append(cs, condition{words: pi + "Above" + pj, arg: true, rank: rankKind})
+			case facts[i].str && facts[j].str && facts[i].s == facts[j].s:
+				cs = append(cs, condition{words: pi + "Equals" + pj, arg: true, rank: rankSign})
+			}
+		}
+	}
+	if rec.GraphToken != "" && wordsOnly(rec.GraphToken) {
+		cs = append(cs, condition{words: "In" + rec.GraphToken, rank: rankBoundary})
+	}
+	if rec.Recv != nil {
+		if len(rec.Setup) == 0 {
+			if t := camelWords(lastDot(strings.SplitN(r.hdr.ReceiverType, "<", 2)[0])); wordsOnly(t) {
+				cs = append(cs, condition{words: "OnNew" + t, rank: rankPlain})
+			}
+		} else if h := setupWords(rec.Setup); h != "" {
+			cs = append(cs, condition{words: "After" + h, rank: rankState})
+			// the last call alone, for a history too long for a name
+			if last := setupWords(rec.Setup[len(rec.Setup)-1:]); last != h {
+				cs = append(cs, condition{words: "After" + last, rank: rankPlain})
+			}
+		}
+	}
+	sort.SliceStable(cs, func(a, b int) bool { return cs[a].rank < cs[b].rank })
+	return cs
+}
+
+// setupWords names the receiver's mutator calls by method, runs of one counted in words:
+// [addItem("a", 5000), addItem("b", 1), remove("a")] → AddItemTwiceAndRemove.
+func setupWords(setup []string) string {
+	var parts []string
+	last, run := "", 0
+	flush := func() {
+		if last == "" {
+			return
+		}
+		parts = append(parts, capitalize(last)+timesWord(run))
+	}
+	for _, s := range setup {
+		name, _, _ := strings.Cut(s, "(")
+		name = camelWords(name)
+		if name == "" {
+			continue
+		}
+		name = strings.ToLower(name[:1]) + name[1:]
+		if name == last {
+			run++
+			continue
+		}
+		flush()
+		last, run = name, 1
+	}
+	flush()
+	return strings.Join(parts, "And")
+}
+
+func timesWord(n int) string {
+	switch n {
+	case 1:
+		return ""
+	case 2:
+		return "Twice"
+	case 3:
+		return "ThreeTimes"
+	default:
+		return "ManyTimes"
+	}
+}
+
+// ordinalWord is n as an ordinal word, up to ten (then CaseN).
+func ordinalWord(n int) string {
+	words := []string{"", "First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth"}
+	if n > 0 && n < len(words) {
+		return words[n]
+	}
+	return "Case" + strconv.Itoa(n)
+}
