@@ -555,7 +555,7 @@ func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base 
 			steps[id] = n
 		}
 	}
-	res, err := r.Run(ctx, harness.RunSpec{
+	spec := harness.RunSpec{
 		Overrides:          []harness.Source{override},
 		ExtraTests:         suite.Extra,
 		Tests:              tests,
@@ -564,35 +564,53 @@ func evaluateOne(ctx context.Context, r Runner, subj Subject, suite Suite, base 
 		ActiveMutant:       active,
 		StopAtFirstFailure: !opts.AllKillers,
 		SkipDigests:        skipFor(active, skip),
-	})
-	if err != nil {
+	}
+	v.Status = report.Survived
+	for first := true; len(spec.Tests) > 0; first = false {
+		res, err := r.Run(ctx, spec)
+		if err != nil {
+			if ctx.Err() != nil {
+				return v, st, ctx.Err()
+			}
+			return v, st, fmt.Errorf("evaluating mutant %s: %w", m.ID, err)
+		}
 		if ctx.Err() != nil {
+			// A run cut short reports its remaining tests as skipped: no verdict.
 			return v, st, ctx.Err()
 		}
-		return v, st, fmt.Errorf("evaluating mutant %s: %w", m.ID, err)
-	}
-	if ctx.Err() != nil {
-		// A run cut short reports its remaining tests as skipped: no verdict.
-		return v, st, ctx.Err()
-	}
-	if res.Compile != nil {
-		st.CompileTime, st.DigestTime = res.Compile.Duration, res.Compile.DigestDuration
-		if !res.Compile.OK {
-			v.Status = report.Uncompilable
-			return v, st, nil
-		}
-		if active == 0 {
-			st.digest = subjectDigest(res.Compile, subj.Class)
-			if len(res.Tests) == 0 && contains(skip, st.digest) {
-				v.Status = pending // the worker skipped the tests: another mutant's verdict
+		if first && res.Compile != nil {
+			st.CompileTime, st.DigestTime = res.Compile.Duration, res.Compile.DigestDuration
+			if !res.Compile.OK {
+				v.Status = report.Uncompilable
 				return v, st, nil
 			}
+			if active == 0 {
+				st.digest = subjectDigest(res.Compile, subj.Class)
+				if len(res.Tests) == 0 && contains(skip, st.digest) {
+					v.Status = pending // the worker skipped the tests: another mutant's verdict
+					return v, st, nil
+				}
+			}
 		}
+		st.ran = true
+		if tallyOutcomes(&v, &st, res.Tests, opts.AllKillers) {
+			break
+		}
+		spec.Tests = after(spec.Tests, res.Tests)
+		spec.SkipDigests = nil // decided by the first run
 	}
-	st.ran = true
-	v.Status = report.Survived
-outcomes:
-	for _, tr := range res.Tests {
+	return v, st, nil
+}
+
+// tallyOutcomes gives v the status its tests' outcomes make (killed by any test that fails,
+// else timeout when one timed out, else survived) and reports whether the evaluation is done.
+// A run that stops at the first failure ends at a timeout too; that does not decide: a later
+// test may kill the mutant, and which test runs first follows the tests' times on the
+// original, which differ between runs on a loaded machine. So a timeout's run goes on with the
+// tests after it (after) until one kills or none is left: the status does not depend on the
+// order (docs/reports.md, "Deterministic verdicts").
+func tallyOutcomes(v *report.Mutant, st *Stats, tests []harness.TestResult, allKillers bool) bool {
+	for _, tr := range tests {
 		st.TestExecutions++
 		st.TestTime += tr.Duration
 		switch tr.Outcome {
@@ -603,15 +621,33 @@ outcomes:
 				v.Status = report.Timeout
 			}
 			st.TimeoutTime += tr.Duration
+			if !allKillers {
+				return false
+			}
 		default: // failed, error, exit, oom: the test tells the mutant from the original
 			v.Status = report.Killed
 			v.KilledBy = append(v.KilledBy, tr.Test.String())
-		}
-		if !opts.AllKillers {
-			break outcomes
+			if !allKillers {
+				return true
+			}
 		}
 	}
-	return v, st, nil
+	return true
+}
+
+// after returns the tests of planned that come after the last one with a result: those a run
+// that stopped at a timeout left.
+func after(planned []harness.TestID, ran []harness.TestResult) []harness.TestID {
+	if len(ran) == 0 {
+		return nil
+	}
+	last := ran[len(ran)-1].Test
+	for i, id := range planned {
+		if id == last {
+			return planned[i+1:]
+		}
+	}
+	return nil
 }
 
 // skipFor is the run's SkipDigests: none for a schema run, whose digest is the whole schema's.
