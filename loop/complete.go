@@ -13,7 +13,11 @@ import (
 // (engine.Baseline.Pending: the project had no coverage map yet, docs/coverage-map.md). It
 // publishes the first verdicts (the likely tests'), runs the suite on the original again with
 // the map — the pending classes, recorded now, and the tests known to reach the method — and
-// plays the survivors against that baseline: a test of a pending class may kill one. It returns
+// plays the survivors and the timeouts against that baseline: a test of a pending class may
+// kill one. A timeout too: a mutant that a test kills is killed whether another test timed out
+// on it or not, so its verdict is the one a run with a map (no pending classes) gives, and a
+// second process, or a shard, that finds the map agrees with the first (docs/reports.md,
+// "Deterministic verdicts"). It returns
 // the verdicts, the complete baseline (nil when it failed) and the stats of both evaluations
 // (Mutants counts each mutant once). Called from AnalyzeSuite's goroutine.
 func completeAnalysis(ctx context.Context, proj Project, subj engine.Subject, suite engine.Suite, first *engine.Baseline, ms []mutants.Mutant,
@@ -27,9 +31,9 @@ func completeAnalysis(ctx context.Context, proj Project, subj engine.Subject, su
 	if err != nil {
 		return verdicts, nil, stats, fmt.Errorf("completing the baseline: %w", err)
 	}
-	survivors := map[string]int{}
+	survivors := map[string]int{} // and timeouts
 	for i, v := range verdicts {
-		if v.Status == report.Survived {
+		if v.Status == report.Survived || v.Status == report.Timeout {
 			survivors[v.ID] = i
 		}
 	}
