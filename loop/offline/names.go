@@ -13,8 +13,10 @@ const maxNameLen = 60
 
 // testName is a test's name in parts: the head says the method and its outcome
 // (bulkPriceReturnsZero, abbreviateThrowsIllegalArgument, shippingUpdatesTotal), conds the facts
-// of the input that may have decided it, most telling first (conditions.go). A test is named
-// by the head and its first condition; uniqueNames adds more where two tests would share a name.
+// of the input that may have decided it, most telling first (conditions.go). A test rendered
+// alone is named by the head and its first condition that fits; uniqueNames renames the tests
+// of a class by the condition fewest tests with another outcome share, and adds more where two
+// tests would share a name.
 type testName struct {
 	head  string
 	conds []condition
@@ -181,37 +183,16 @@ func stripAccessor(m string) string {
 	return m
 }
 
-// valueToken is a short CamelCase form of a value for a test name.
+// valueToken names a returned value of the kinds resultWord leaves to it by what it is: Null,
+// True, an enum constant, EmptyArray, Array, Empty, Set, List, Object.
 func valueToken(v value) string {
 	switch v.K {
 	case "null":
 		return "Null"
 	case "bool":
 		return capitalize(v.V)
-	case "prim", "double", "float":
-		s := strings.TrimSuffix(strings.TrimSuffix(v.V, "L"), "f")
-		if strings.HasPrefix(s, "'") {
-			return "Char"
-		}
-		s = strings.ReplaceAll(s, "(short) ", "")
-		s = strings.ReplaceAll(s, "(byte) ", "")
-		s = strings.Trim(s, "()")
-		s = strings.ReplaceAll(s, "-", "Minus")
-		s = strings.ReplaceAll(s, ".", "Point")
-		return camelWords(s)
-	case "string":
-		s, ok := unquoteJava(v.V)
-		if ok && s == "" {
-			return "Empty"
-		}
-		if ok && len(s) <= 12 && camelWords(s) != "" {
-			return camelWords(s)
-		}
-		return "Text"
 	case "enum":
 		return camelWords(strings.ToLower(lastDot(v.V)))
-	case "same":
-		return "Node" + capitalize(v.V)
 	case "array", "darray", "farray":
 		if strings.HasSuffix(v.V, "{}") {
 			return "EmptyArray"
