@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/advertest
 
-.PHONY: deps build test test-race demo bench fault-bench real-bench vet test-editors test-vscode test-nvim
+.PHONY: deps build test test-race soak demo bench fault-bench real-bench vet test-editors test-vscode test-nvim
 
 deps:
 	.ci/install-deps
@@ -51,6 +51,17 @@ fault-bench: deps
 # fetched into a cache folder at run time, a fixed sample of their methods in a dev and a
 # holdout half, the offline agents' suites checked against seeded faults, and `advertest
 # mutate` with the libraries' own suites against a plain `mvn test`. Hours from an empty cache
+# The shards soak (docs/reports.md, "Deterministic verdicts"): `advertest mutate` over the fault
+# benchmark's project with its witnesses as tests, unsharded and as two shards merged, each in
+# its own process, SOAK_ITERATIONS times in a row with SOAK_BUSY busy loops (goroutines of the
+# test, gone when it ends) beside them; it fails on any verdict that differs. Minutes per
+# iteration on 2 loaded cores, so not in `make test`, which runs one iteration without the loops.
+SOAK_ITERATIONS ?= 5
+SOAK_BUSY ?= 2
+soak: deps
+	ADVERTEST_SOAK_ITERATIONS=$(SOAK_ITERATIONS) ADVERTEST_SOAK_BUSY=$(SOAK_BUSY) \
+		$(GO) test -count=1 -timeout 120m -v -run '^TestShardsMergedEqualTheUnshardedRun$$' ./cmd/advertest/
+
 # on 2 cores; a second run reuses the cache and every method measured at the same commit.
 # Flags through REAL_BENCH_FLAGS, e.g. make real-bench REAL_BENCH_FLAGS='-half dev -json rb.json'.
 real-bench: deps
