@@ -85,6 +85,8 @@ func TestRealArgumentTypes(t *testing.T) {
 		{"hourIn", []string{"TimeZone.getTimeZone(", "new Date("}},
 		{"applyTwice", []string{"p0 -> "}},
 		{"kind", []string{".class"}},
+		{"buffered", []string{"result.markSupported()"}},
+		{"sum", []string{"Arrays.<double[]>asList(", "Collections.<double[]>emptyIterator()"}},
 	} {
 		t.Run(c.method, func(t *testing.T) {
 			s := renderFixture(t, proj, "Args", c.method, "")

@@ -155,11 +155,12 @@ final class Jdk {
                     "Path" + Exprs.stringToken(String.join("/", parts)), "java.nio.file.Paths"));
             }
         } else if (c == java.util.Iterator.class) {
-            List<Gen> elems = Combinations.nonNull(in.pool(Types.typeArg(type, 0), depth));
+            Type elem = Types.typeArg(type, 0);
+            List<Gen> elems = Combinations.nonNull(in.pool(elem, depth));
+            out.add(iterator(elem, new ArrayList<>()));
             for (List<Gen> es : Combinations.small(elems)) {
-                out.add(iterator(new Gen.CollGen('L', ArrayList.class, es)));
+                out.add(iterator(elem, es));
             }
-            out.add(0, iterator(new Gen.CollGen('L', ArrayList.class, new ArrayList<>())));
         } else if (c == Date.class) {
             // fixed instants: the epoch, a day later, a leap day, a second before a new year, before the epoch
             for (long ms : new long[] {0L, 86_400_000L, 951_782_400_000L, 1_704_067_199_000L, -1000L}) {
@@ -187,24 +188,45 @@ final class Jdk {
         return out;
     }
 
-    /** An iterator over a fresh list: new ArrayList<>(Arrays.asList(1, 2)).iterator(). */
-    private static Gen iterator(Gen.CollGen list) {
+    /**
+     * An iterator over a fresh list, its element type written out (Arrays.<Integer>asList(1,
+     * 2).iterator(), Collections.<Integer>emptyIterator()): a receiver is not target-typed, so
+     * the list's type would otherwise be its elements' (Object for none).
+     */
+    private static Gen iterator(Type elem, List<Gen> es) {
         return new Gen() {
             Object make() throws Throwable {
-                return ((List<?>) list.make()).iterator();
+                List<Object> l = new ArrayList<>();
+                for (Gen g : es) {
+                    l.add(g.make());
+                }
+                return l.iterator();
             }
 
             String expr(Names names) {
-                return list.expr(names) + ".iterator()";
+                String t = names.decl(elem);
+                if (es.isEmpty()) {
+                    names.imports.add("java.util.Collections");
+                    return "Collections.<" + t + ">emptyIterator()";
+                }
+                names.imports.add("java.util.Arrays");
+                StringBuilder sb = new StringBuilder("Arrays.<" + t + ">asList(");
+                for (int i = 0; i < es.size(); i++) {
+                    sb.append(i == 0 ? "" : ", ").append(es.get(i).expr(names));
+                }
+                return sb.append(").iterator()").toString();
             }
 
             String token() {
-                return "IteratorOver" + list.token();
+                return es.isEmpty() ? "EmptyIterator" : "IteratorOf" + es.size();
             }
 
             @Override
             void kinds(String at, java.util.Set<String> out) {
-                list.kinds(at + "Iterator", out);
+                out.add(at + "Iterator");
+                for (Gen g : es) {
+                    g.kinds(at + "Iterator<>", out);
+                }
             }
         };
     }

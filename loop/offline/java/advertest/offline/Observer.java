@@ -52,7 +52,7 @@ final class Observer {
         for (Method m : Access.allMethods(c)) {
             int mods = m.getModifiers();
             if (Modifier.isStatic(mods) || m.getParameterCount() != 0 || m.getReturnType() == void.class
-                || m.isSynthetic() || m.isBridge() || m.getDeclaringClass() == Object.class
+                || m.isSynthetic() || m.isBridge() || m.getDeclaringClass() == Object.class || throwsChecked(m)
                 || !access.accessible(mods, m.getDeclaringClass()) || !access.classAccessible(m.getDeclaringClass()) && !Modifier.isPublic(mods)) {
                 continue;
             }
@@ -69,6 +69,19 @@ final class Observer {
         }
         out.sort(Comparator.comparing(Method::getName));
         return out;
+    }
+
+    /**
+     * Whether m declares a checked exception: a test that called it would not compile unless it
+     * declared it too (InputStream.read(), available()), and it reads by consuming.
+     */
+    static boolean throwsChecked(Method m) {
+        for (Class<?> x : m.getExceptionTypes()) {
+            if (!RuntimeException.class.isAssignableFrom(x) && !Error.class.isAssignableFrom(x)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean observable(Class<?> t) {
@@ -379,7 +392,7 @@ final class Observer {
         for (Method m : Access.allMethods(c)) {
             int mods = m.getModifiers();
             if (Modifier.isStatic(mods) || m.getParameterCount() != 1 || m.getReturnType() == void.class || m.isSynthetic()
-                || m.isBridge() || m.getDeclaringClass() == Object.class || m.equals(target)
+                || m.isBridge() || m.getDeclaringClass() == Object.class || m.equals(target) || throwsChecked(m)
                 || !access.accessible(mods, m.getDeclaringClass()) || !observable(m.getReturnType())
                 || !Inputs.accessorName(m.getName()) || mutatorVerb(m.getName()) || m.getName().equals("equals")
                 || m.getName().equals("compareTo")) {

@@ -140,6 +140,15 @@ class ArgsTest {
     }
 
     @Test
+    void observersThatThrowCheckedExceptionsAreLeftOut() {
+        List<String> names = new ArrayList<>();
+        for (Method m : new Observer(new Access("advertest.offline")).observers(java.io.BufferedInputStream.class)) {
+            names.add(m.getName());
+        }
+        assertTrue(names.contains("markSupported") && !names.contains("read") && !names.contains("available"), names.toString());
+    }
+
+    @Test
     void jdkValuesRenderAsTheirExpressions() {
         Names n = new Names("advertest.offline");
         assertEquals("Locale.FRENCH", Jdk.expr(Locale.FRENCH, n));
