@@ -180,8 +180,14 @@ func (p *progress) event(e loop.Event) {
 		step, frac = "M writes mutants", 0.2
 	case loop.PhaseBaseline:
 		step, frac = "running the suite", 0.4
+		if e.Message != "" {
+			step = e.Message // "running 12 more test classes on the original"
+		}
 	case loop.PhaseEvaluate:
 		step, frac = "evaluating mutants", 0.5
+		if e.Message != "" && e.Total == 0 {
+			step = e.Message // the first verdicts, before the rest of the suite completes them
+		}
 		if e.Total > 0 {
 			step = fmt.Sprintf("evaluating %d/%d", e.Done, e.Total)
 			frac = 0.5 + 0.5*float64(e.Done)/float64(e.Total)

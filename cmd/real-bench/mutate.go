@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -84,7 +85,8 @@ type MutateRun struct {
 	MapReaching int   `json:"mapReaching"`
 	MapRerun    int   `json:"mapRerun"`
 	MapBytes    int64 `json:"mapBytes"`
-	// FirstVerdictSeconds is the first method's timing.totalMs: when its verdicts were known.
+	// FirstVerdictSeconds is when the first method's verdicts were known: its
+	// timing.firstVerdictsMs (the likely tests', without a map), else its timing.totalMs.
 	FirstVerdictSeconds float64 `json:"firstVerdictSeconds"`
 	Error               string  `json:"error,omitempty"`
 }
@@ -250,7 +252,8 @@ func (r *mutateRunner) mutate(ctx context.Context, dir string, targets []string,
 	var killed, survived int
 	for i, rep := range reports {
 		if i == 0 {
-			run.FirstVerdictSeconds = float64(rep.Timing.TotalMs) / 1000
+			// An analysis without a map gives its first verdicts (the likely tests') early.
+			run.FirstVerdictSeconds = float64(cmp.Or(rep.Timing.FirstVerdictsMs, rep.Timing.TotalMs)) / 1000
 		}
 		if cm := rep.Timing.CoverageMap; cm != nil {
 			run.MapNotRun += cm.NotRun

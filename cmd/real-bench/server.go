@@ -21,8 +21,8 @@ import (
 type ServerRun struct {
 	Targets []string `json:"targets"`
 	// FirstSeconds and SecondSeconds are each job's time from the command to its progress end;
-	// FirstDiagnosticsSeconds is when the first job first published the document's
-	// diagnostics (its first verdicts).
+	// FirstDiagnosticsSeconds is when the first job's first verdicts came (diagnostics with a
+	// survivor, or its progress saying so; else its end).
 	FirstSeconds            float64 `json:"firstSeconds"`
 	FirstDiagnosticsSeconds float64 `json:"firstDiagnosticsSeconds"`
 	SecondSeconds           float64 `json:"secondSeconds"`
@@ -203,8 +203,9 @@ func (c *lspClient) next(ctx context.Context) (map[string]json.RawMessage, error
 }
 
 // analyze opens file and runs advertest.analyzeMutants on the method at its 1-based line,
-// waiting for the job's progress end: the seconds to it, the seconds to the document's first
-// diagnostics (0 when none came before the end) and the end's message.
+// waiting for the job's progress end: the seconds to it, the seconds to its first verdicts (the
+// first diagnostics with a survivor or the progress line that says so, else the end) and the
+// end's message.
 func (c *lspClient) analyze(ctx context.Context, file string, line int) (float64, float64, string, error) {
 	text, err := os.ReadFile(file)
 	if err != nil {
@@ -238,8 +239,13 @@ func (c *lspClient) analyze(ctx context.Context, file string, line int) (float64
 		}
 		switch string(m["method"]) {
 		case `"textDocument/publishDiagnostics"`:
-			var p struct{ URI string }
-			if json.Unmarshal(m["params"], &p) == nil && p.URI == uri && diag == 0 {
+			// The first verdicts: the first diagnostics with a surviving mutant (an empty
+			// list is what opening the document published).
+			var p struct {
+				URI         string
+				Diagnostics []json.RawMessage
+			}
+			if json.Unmarshal(m["params"], &p) == nil && p.URI == uri && len(p.Diagnostics) > 0 && diag == 0 {
 				diag = time.Since(start).Seconds()
 			}
 		case `"$/progress"`:
@@ -247,7 +253,16 @@ func (c *lspClient) analyze(ctx context.Context, file string, line int) (float64
 				Token json.RawMessage
 				Value struct{ Kind, Message string }
 			}
-			if json.Unmarshal(m["params"], &p) == nil && string(p.Token) == token && p.Value.Kind == "end" {
+			if json.Unmarshal(m["params"], &p) != nil || string(p.Token) != token {
+				break
+			}
+			if p.Value.Kind == "report" && strings.Contains(p.Value.Message, "first verdicts") && diag == 0 {
+				diag = time.Since(start).Seconds()
+			}
+			if p.Value.Kind == "end" {
+				if diag == 0 {
+					diag = time.Since(start).Seconds() // the verdicts came with the end
+				}
 				return time.Since(start).Seconds(), diag, p.Value.Message, nil
 			}
 		}
