@@ -1,21 +1,23 @@
 package offline
 
-// differences lists the inputs (in index order) where the mutant's outcome differs from the
-// original's, at most limit of them; a timeout on the mutant ends the list.
+// differences lists the inputs where the mutant's outcome differs from the original's, the
+// simplest first (shrink.go), at most limit of them; a timeout on the mutant ends the list.
 func differences(orig *original, mut *exploration, limit int) []candidate {
-	var out []candidate
+	var out, bounds []candidate
 	for _, mr := range mut.records {
 		bounded := mr.outcome.K == "timeout" || mr.outcome.K == "bound"
 		or, ok := orig.byIndex[mr.I]
 		if !ok || or.key() != mr.key() {
-			if bounded && ok {
-				out = append(out, candidate{rec: or, em: emphasis{timeout: true}})
+			if bounded && ok && len(out) < limit {
+				bounds = append(bounds, candidate{rec: or, em: emphasis{timeout: true}})
 			}
 			continue
 		}
 		if bounded {
 			// past a bound: the test runs the call under a time limit, and only on the original
-			out = append(out, candidate{rec: or, em: emphasis{timeout: true, stopped: mr.outcome.Stopped}})
+			if len(out) < limit {
+				bounds = append(bounds, candidate{rec: or, em: emphasis{timeout: true, stopped: mr.outcome.Stopped}})
+			}
 			break
 		}
 		em, differ := outcomesDiffer(&or.outcome, &mr.outcome)
@@ -23,11 +25,12 @@ func differences(orig *original, mut *exploration, limit int) []candidate {
 			continue
 		}
 		out = append(out, candidate{rec: or, em: em})
-		if len(out) >= limit {
-			break
-		}
 	}
-	return out
+	simplestFirst(out)
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return append(out, bounds...)
 }
 
 func findObserved(obs []observed, m string) (observed, bool) {

@@ -72,8 +72,19 @@
 // on the mutant (verify.go: a batch that does not compile as one class loses the tests that do
 // not compile alone, and runs once more). The initial suite (suite.go) keeps tests that add
 // coverage, plus a few on extreme inputs whatever they cover. Tests are written by render.go
-// and named by names.go; the throwaway classes that run them are named from the suite's name
-// (agent.TestClassName, testclass.go).
+// and named by names.go after the behaviour they pin, never after their values: the method, the
+// outcome (Returns and what the result is — a parameter it equals, Zero, Negative, Null, Empty;
+// Throws and the exception; Updates and the state) and the input's deciding fact (conditions.go:
+// a parameter null, empty, zero, negative, a type's maximum, equal to or below another, the
+// graph's shape, the receiver's mutator calls), the fact fewest tests with another outcome
+// share: bulkPriceReturnsZeroWhenCountIsZero, clampThrowsIllegalArgumentWhenLoAboveHi. Tests of
+// one class that would share a name add their next fact that tells them apart, or swap a fact
+// they share for it; those still alike take an ordinal word (Second); a name has at most 60
+// characters, and the same inputs give the same names. Inputs are shrunk by choice among those
+// already run (shrink.go): a mutant's candidates are the simplest inputs it differs on, an
+// initial test's input the simplest with its outcome (fewer digits, shorter strings and arrays,
+// fewer mutator calls); no input is run again for it. The throwaway classes that run the tests
+// are named from the suite's name (agent.TestClassName, testclass.go).
 //
 // The explorations of the original and the infection counts are kept in one cache (cache.go)
 // keyed by the source's hash, bounded by entries and bytes (Options.CacheEntries and

@@ -29,16 +29,9 @@ func (a *Agent) ExplainedInitialSuite(ctx context.Context, s *agent.Subject) ([]
 	r := newRenderer(junit, s.Method, orig.hdr, a.opts.TestTimeout.Milliseconds())
 	seen := map[string]bool{}
 	var cands []candidate
-	for _, rec := range orig.records {
-		sig := outcomeSignature(rec.outcome) + writtenSignature(rec)
-		if seen[sig] {
-			continue
-		}
-		seen[sig] = true
+	for _, rec := range simplestPerOutcome(orig.records, 3*a.opts.MaxInitialTests) {
+		seen[outcomeSignature(rec.outcome)+writtenSignature(rec)] = true
 		cands = append(cands, candidate{rec: rec, em: emphasis{allState: true, afterArgs: writtenArgs(rec)}})
-		if len(cands) >= 3*a.opts.MaxInitialTests {
-			break
-		}
 	}
 	// inputs at the extremes (the largest and smallest values, alone or in arrays) with an
 	// outcome of their own: overflow and boundary faults show there, whatever they cover
