@@ -245,4 +245,15 @@ func TestOneJobPerMethodAndOneWriterPerTestFile(t *testing.T) {
 	if len(core.calls) != 4 {
 		t.Errorf("%d use cases ran, want 4: %v", len(core.calls), core.calls)
 	}
+	// This client has no work-done progress: a job that waited says so, then says its start
+	// in a message of its own (what a plain client's user, and TestPlainClientOnGradle, read).
+	var waited, started bool
+	for _, m := range client.messages("showMessage") {
+		text := fmt.Sprint(m)
+		waited = waited || strings.Contains(text, "waiting for another job to finish")
+		started = started || strings.Contains(text, "on save: one more round of T and M (job ")
+	}
+	if !waited || !started {
+		t.Errorf("messages %v: want the round's wait and then its start", client.messages("showMessage"))
+	}
 }

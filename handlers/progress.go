@@ -92,6 +92,14 @@ func (h *Handler) beginProgress(ctx context.Context, job *jobs.Job, title, messa
 	delete(h.pendingProgress, job.ID)
 	h.progressMu.Unlock()
 	if pending != nil {
+		if pending.token == nil {
+			// A client without work-done progress saw "waiting for another job to finish":
+			// the job's start is a message of its own, as it is for a job that did not wait.
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+			defer cancel()
+			_ = h.session.Client().ShowMessage(ctx, protocol.MessageTypeInfo, fmt.Sprintf("%s: %s (job %s)", title, message, job.ID))
+			return pending
+		}
 		pending.report(message, 0)
 		return pending
 	}
