@@ -18,6 +18,7 @@ import (
 
 	"github.com/advertest/advertest-lsp/buildtools"
 	"github.com/advertest/advertest-lsp/buildtools/harness"
+	"github.com/advertest/advertest-lsp/internal/testenv"
 	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/loop/agent"
 	"github.com/advertest/advertest-lsp/loop/mutants"
@@ -51,6 +52,7 @@ func TestMain(m *testing.M) {
 
 func openExample(t testing.TB, name string) (*buildtools.Project, string) {
 	t.Helper()
+	testenv.NeedsJVM(t)
 	f := fixtures[name]
 	f.once.Do(func() {
 		tool := "mvn"

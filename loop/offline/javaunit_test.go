@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/advertest/advertest-lsp/buildtools/harness/javaunit"
+	"github.com/advertest/advertest-lsp/internal/testenv"
 )
 
 // TestJavaUnit runs the explorer's Java unit tests (testdata/javaunit: input generation, the
@@ -13,6 +14,7 @@ import (
 // explorer as the agent builds it, with the JUnit console launcher; a failing Java test fails
 // this test.
 func TestJavaUnit(t *testing.T) {
+	testenv.NeedsJVM(t)
 	a, err := New(nil, Options{CacheDir: filepath.Join(t.TempDir(), "cache")})
 	if err != nil {
 		t.Fatal(err)
