@@ -15,7 +15,15 @@ func lockFile(path string) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	// The same lock as loop/state's lockFile (which the harness may not import): a signal
+	// interrupts the wait, which is taken up again.
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
 		f.Close()
 		return nil, fmt.Errorf("flock %s: %w", path, err)
 	}
