@@ -1,8 +1,13 @@
 package offline
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest"
 
 	"github.com/advertest/advertest-lsp/buildtools/harness"
 	"github.com/advertest/advertest-lsp/loop/agent"
@@ -314,7 +319,13 @@ func TestQueryWithTheCallsArguments(t *testing.T) {
 // the agent says that every call hit a bound.
 func TestEveryInputHitsABound(t *testing.T) {
 	proj, file := calculator(t)
-	a := newAgent(t, proj)
+	// a wall-clock budget far above what three calls need: with the default 1.5 s a loaded
+	// machine ended the exploration by its budget after two calls, and the count was the load's
+	a, err := New(proj.Pool, Options{CacheDir: filepath.Join(t.TempDir(), "cache"), Budget: time.Minute,
+		Logger: zaptest.NewLogger(t, zaptest.Level(zap.DebugLevel))})
+	if err != nil {
+		t.Fatal(err)
+	}
 	s := withExtra(t, proj, file, realExtra, "hoard")
 	tests, why, err := a.ExplainedInitialSuite(testCtx(t), s)
 	if err != nil || len(tests) != 0 {
