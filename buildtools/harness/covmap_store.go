@@ -9,10 +9,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/advertest/advertest-lsp/internal/filelock"
 )
 
 // The map's file: gzipped JSON in the cache folder, one per module. Writers take an exclusive
-// lock on a file beside it (lockFile), read what is there, merge their records over it and
+// lock on a file beside it (internal/filelock), read what is there, merge their records over it and
 // rename a complete temporary file into place, so that a reader never sees half a map and two
 // writers (the CLI and a server at once) lose neither's records.
 
@@ -84,7 +86,7 @@ func (m *coverageMap) save(records *mapData) error {
 	if err := os.MkdirAll(filepath.Dir(m.path), 0o755); err != nil {
 		return fmt.Errorf("make the coverage map's folder: %w", err)
 	}
-	unlock, err := lockFile(m.path + ".lock")
+	unlock, err := filelock.Lock(m.path + ".lock")
 	if err != nil {
 		return fmt.Errorf("lock the coverage map: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/advertest/advertest-lsp/internal/filelock"
 	"github.com/advertest/advertest-lsp/loop/report"
 )
 
@@ -100,7 +101,7 @@ func (s *Store) UpdateVerdicts(fn func(*Verdicts) bool) error {
 	if err := os.MkdirAll(s.Dir(), 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", s.Dir(), err)
 	}
-	unlock, err := lockFile(filepath.Join(s.Dir(), ".verdicts.lock"))
+	unlock, err := filelock.Lock(filepath.Join(s.Dir(), ".verdicts.lock"))
 	if err != nil {
 		return fmt.Errorf("locking the verdicts: %w", err)
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package harness
+package filelock
 
 import (
 	"fmt"
@@ -8,15 +8,14 @@ import (
 	"syscall"
 )
 
-// lockFile takes an exclusive advisory lock on path (made if missing), waiting for another
-// holder (another AdverTest process writing the same coverage map) to let go.
-func lockFile(path string) (unlock func(), err error) {
+// Lock takes an exclusive flock on path (made if missing), waiting while another process holds
+// it; unlock releases it and closes the file. A signal that interrupts the wait (EINTR) does
+// not end it: the wait is taken up again.
+func Lock(path string) (unlock func(), err error) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("opening the lock file: %w", err)
 	}
-	// The same lock as loop/state's lockFile (which the harness may not import): a signal
-	// interrupts the wait, which is taken up again.
 	for {
 		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
 		if err != syscall.EINTR {
