@@ -21,11 +21,11 @@ import (
 type ServerRun struct {
 	Targets []string `json:"targets"`
 	// FirstSeconds and SecondSeconds are each job's time from the command to its progress end;
-	// FirstDiagnosticsSeconds is when the first job's first verdicts came (diagnostics with a
+	// FirstVerdictsSeconds is when the first job's first verdicts came (diagnostics with a
 	// survivor, or its progress saying so; else its end).
-	FirstSeconds            float64 `json:"firstSeconds"`
-	FirstDiagnosticsSeconds float64 `json:"firstDiagnosticsSeconds"`
-	SecondSeconds           float64 `json:"secondSeconds"`
+	FirstSeconds         float64 `json:"firstSeconds"`
+	FirstVerdictsSeconds float64 `json:"firstVerdictsSeconds"`
+	SecondSeconds        float64 `json:"secondSeconds"`
 	// Ends are the jobs' progress end messages (their summaries).
 	Ends  []string `json:"ends"`
 	Error string   `json:"error,omitempty"`
@@ -55,7 +55,7 @@ func (r *mutateRunner) serverRun(ctx context.Context, dir string, first, second 
 		}
 		run.Ends = append(run.Ends, end)
 		if i == 0 {
-			run.FirstSeconds, run.FirstDiagnosticsSeconds = secs, diag
+			run.FirstSeconds, run.FirstVerdictsSeconds = secs, diag
 		} else {
 			run.SecondSeconds = secs
 		}

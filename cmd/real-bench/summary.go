@@ -231,7 +231,7 @@ func printTable(w io.Writer, doc *BenchDoc) {
 				fmt.Fprintln(w)
 			}
 			if sr := m.Server; sr != nil {
-				fmt.Fprintf(w, "%-12s %-10s %22s first Analyze %.1f s (first diagnostics %.1f s), second Analyze of another class %.1f s", m.Library, "server", mvn, sr.FirstSeconds, sr.FirstDiagnosticsSeconds, sr.SecondSeconds)
+				fmt.Fprintf(w, "%-12s %-10s %22s first Analyze %.1f s (first verdicts %.1f s), second Analyze of another class %.1f s", m.Library, "server", mvn, sr.FirstSeconds, sr.FirstVerdictsSeconds, sr.SecondSeconds)
 				if sr.Error != "" {
 					fmt.Fprintf(w, "  (%s)", benchkit.FirstLine(sr.Error))
 				}
