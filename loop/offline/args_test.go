@@ -87,6 +87,8 @@ func TestRealArgumentTypes(t *testing.T) {
 		{"kind", []string{".class"}},
 		{"buffered", []string{"result.markSupported()"}},
 		{"sum", []string{"Arrays.<double[]>asList(", "Collections.<double[]>emptyIterator()"}},
+		{"atLeast", []string{"Args.atLeast("}},
+		{"appends", []string{"StandardOpenOption.APPEND"}},
 	} {
 		t.Run(c.method, func(t *testing.T) {
 			s := renderFixture(t, proj, "Args", c.method, "")

@@ -161,4 +161,23 @@ public class Args {
     public static String kind(Class<?> c) {
         return c.isPrimitive() ? "primitive" : c.isInterface() ? "interface" : c.isArray() ? "array" : "class";
     }
+
+    /** A type variable with a bound, then varargs: found by its erasure (Collection), not its text (T). */
+    public static <T extends java.util.Collection<?>> T atLeast(final T items, final int size, final Object... why) {
+        if (items.size() < size) {
+            throw new IllegalArgumentException(String.valueOf(why.length));
+        }
+        return items;
+    }
+
+    /** An interface of the JDK that only the JDK's enums implement (StandardOpenOption, LinkOption). */
+    public static int appends(final java.nio.file.OpenOption... options) {
+        int n = 0;
+        for (java.nio.file.OpenOption o : options) {
+            if (o == java.nio.file.StandardOpenOption.APPEND) {
+                n++;
+            }
+        }
+        return n;
+    }
 }

@@ -344,8 +344,10 @@ public final class Explorer {
             }
             Class<?>[] ps = e.getParameterTypes();
             boolean ok = true;
+            Type[] gs = e.getGenericParameterTypes();
             for (int i = 0; i < ps.length && ok; i++) {
                 ok = Types.simpleName(paramTypes[i]).equals(ps[i].getSimpleName())
+                    || gs.length == ps.length && typeVariableNamed(gs[i], Types.simpleName(paramTypes[i]))
                     || ps[i].getSimpleName().equals("Object") && Types.simpleName(paramTypes[i]).length() <= 2;
             }
             if (ok) {
@@ -367,5 +369,21 @@ public final class Explorer {
         }
         best.setAccessible(true);
         return best;
+    }
+
+    /**
+     * Whether a parameter's generic type is the type variable the source names (T, or T[] and
+     * T... as an array of it): its erased class is the bound (Collection for T extends
+     * Collection<?>), which the source's text does not say.
+     */
+    static boolean typeVariableNamed(Type g, String name) {
+        while (name.endsWith("[]")) {
+            if (!(g instanceof java.lang.reflect.GenericArrayType)) {
+                return false;
+            }
+            g = ((java.lang.reflect.GenericArrayType) g).getGenericComponentType();
+            name = name.substring(0, name.length() - 2);
+        }
+        return g instanceof java.lang.reflect.TypeVariable && ((java.lang.reflect.TypeVariable<?>) g).getName().equals(name);
     }
 }

@@ -56,6 +56,7 @@ final class Impls {
         for (File root : roots(type)) {
             known.addAll(classesIn(root));
         }
+        known.addAll(jdkEnums(type));
         for (Class<?> k : known) {
             if (k != type && type.isAssignableFrom(k) && usable(k)) {
                 found.add(k);
@@ -190,7 +191,7 @@ final class Impls {
             || k.isSynthetic() || !access.classAccessible(k)) {
             return false;
         }
-        return !access.constructors(k).isEmpty() || !access.factories(k).isEmpty();
+        return k.isEnum() || !access.constructors(k).isEmpty() || !access.factories(k).isEmpty();
     }
 
     private int simplest(Class<?> k) {
@@ -271,6 +272,43 @@ final class Impls {
             }
         }
         return null;
+    }
+
+    /**
+     * The public enums of a JDK type's own package (its module's folder in the run-time image,
+     * jrt:/): StandardOpenOption and LinkOption for OpenOption, RoundingMode's neighbours for
+     * nothing. Only enums: their constants are plain values, where another JDK class that
+     * implements an interface (a Thread for a Runnable) would do what a test should not.
+     */
+    private List<Class<?>> jdkEnums(Class<?> type) {
+        List<Class<?>> out = new ArrayList<>();
+        ClassLoader l = type.getClassLoader();
+        if (l != null && l != ClassLoader.getPlatformClassLoader() || !type.getModule().isNamed()) {
+            return out;
+        }
+        List<String> names = new ArrayList<>();
+        try {
+            java.nio.file.Path dir = java.nio.file.FileSystems.getFileSystem(java.net.URI.create("jrt:/"))
+                .getPath("/modules", type.getModule().getName(), type.getPackageName().replace('.', '/'));
+            try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.list(dir)) {
+                files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".class") && n.indexOf('$') < 0 && !n.equals("package-info.class"))
+                    .sorted().limit(MAX_CLASSES).forEach(n -> names.add(n.substring(0, n.length() - 6)));
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return out; // no run-time image to read (an exploded JDK): no JDK implementations
+        }
+        for (String n : names) {
+            try {
+                Class<?> k = Class.forName(type.getPackageName() + "." + n, false, l);
+                if (k.isEnum() && Modifier.isPublic(k.getModifiers())) {
+                    out.add(k);
+                }
+            } catch (ClassNotFoundException | LinkageError e) {
+                // not loadable from here: left out
+            }
+        }
+        return out;
     }
 
     /** The top-level and nested classes of a class folder, loaded without initialisation. */

@@ -27,11 +27,11 @@ final class Types {
             return ub.length > 0 ? ub[0] : Object.class;
         }
         if (t instanceof TypeVariable) {
-            // a type variable: its class bound if it has one, else Integer (which satisfies
-            // Comparable<T>, Number and Object bounds)
+            // a type variable: Integer where it satisfies the bound (Object, Number,
+            // Comparable<T>, Serializable), else the bound itself (T extends Collection<?>)
             Type[] b = ((TypeVariable<?>) t).getBounds();
             Class<?> bound = b.length > 0 ? raw(b[0]) : Object.class;
-            return bound != Object.class && !bound.isInterface() && bound != Number.class ? b[0] : Integer.class;
+            return bound.isAssignableFrom(Integer.class) ? Integer.class : b[0];
         }
         return t;
     }
