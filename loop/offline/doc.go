@@ -43,7 +43,11 @@
 // ["(", 6], [6, "?", 2]). It builds the receiver of an instance method
 // through a constructor or factory (typical small positive arguments first) plus a short
 // sequence of the class's public mutators with ascending arguments (1, 2, 3; clock values
-// 1000, 2000, 3000), which becomes the test's Arrange step. Each input becomes one JSON line
+// 1000, 2000, 3000), which becomes the test's Arrange step; for a concrete method of an
+// abstract class or a default method of an interface, through the project's implementations
+// that do not override it, else a generated minimal subclass (abstract.go: its source, written
+// by the explorer, is nested in the driver of a second run and in the test class), else the
+// type's static constants. Each input becomes one JSON line
 // (flushed at once): the input as Java expressions and the outcome (the return value as a Java
 // expression, the thrown exception's class, the receiver's state through its getters, an
 // overridden toString, its fields read reflectively when it has neither, and its queries of one
@@ -91,7 +95,8 @@
 // CacheBytes), least recently used out first: a warm project's agent stops growing at them.
 // Methods the explorer cannot drive (private methods, methods of anonymous or local classes,
 // interface-typed parameters with no implementation or lambda, receivers without an accessible
-// constructor or factory) give an *UnsupportedError, never fake tests; when a request gives no
+// constructor or factory, abstract receivers with neither an implementation nor a possible
+// minimal subclass) give an *UnsupportedError, never fake tests; when a request gives no
 // test, its answer says why in one sentence (agent.Explainer: ExplainedInitialSuite and
 // ExplainedKillMutant return the evidence with the tests, why.go), and the game puts it in the
 // report's warnings. When no input tells a mutant apart, the agent also probes the mutated

@@ -108,6 +108,7 @@ type argAfter struct {
 // exploration is the parsed output of one explorer run.
 type exploration struct {
 	unsupported string
+	minimal     string // with unsupported: the source of a minimal subclass that would do (abstract.go)
 	header      header
 	records     []*record
 	kinds       []paramKinds  // per parameter, the kinds of value it can build and tried (infect.go)
@@ -137,6 +138,9 @@ type explorerParams struct {
 	maxTimeouts           int
 	maxAlloc              int64  // bytes one call may allocate
 	probe                 string // the site probe's binary name ("" for none, infect.go)
+	// minimal is the source of a minimal subclass of the abstract receiver class, nested in the
+	// driver and in the test class ("" for none, abstract.go).
+	minimal string
 }
 
 // driverSource writes the JUnit class whose tests run the explorer: times tests (explore0,
@@ -199,12 +203,19 @@ func driverSource(pkg, class string, junit int, p explorerParams, classDir strin
 	if p.probe != "" {
 		set("probe", javaString(p.probe))
 	}
+	if p.minimal != "" {
+		set("minimal", minimalName(p.minimal)+".class")
+	}
 	b.WriteString("            try {\n")
 	b.WriteString("                k.getMethod(\"run\").invoke(e);\n")
 	b.WriteString("            } catch (java.lang.reflect.InvocationTargetException x) {\n")
 	b.WriteString("                throw x.getCause();\n")
 	b.WriteString("            }\n")
-	b.WriteString("        }\n    }\n}\n")
+	b.WriteString("        }\n    }\n")
+	if p.minimal != "" {
+		b.WriteString("\n" + p.minimal)
+	}
+	b.WriteString("}\n")
 	return b.String()
 }
 
@@ -362,6 +373,7 @@ func parseExploration(data []byte) (*exploration, error) {
 		}
 		var probe struct {
 			Unsupported *string       `json:"unsupported"`
+			Minimal     string        `json:"minimal"`
 			Header      bool          `json:"header"`
 			End         bool          `json:"end"`
 			Kinds       *[]paramKinds `json:"kinds"`
@@ -371,7 +383,7 @@ func parseExploration(data []byte) (*exploration, error) {
 		}
 		switch {
 		case probe.Unsupported != nil:
-			e.unsupported = *probe.Unsupported
+			e.unsupported, e.minimal = *probe.Unsupported, probe.Minimal
 		case probe.Header:
 			if err := json.Unmarshal(line, &e.header); err != nil {
 				return nil, fmt.Errorf("offline: bad explorer header: %w", err)

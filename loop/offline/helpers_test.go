@@ -209,7 +209,7 @@ func suiteClass(s *agent.Subject, name string, tests []agent.Test) (harness.Sour
 	var ids []harness.TestID
 	pkg := s.Context.Package
 	for _, t := range tests {
-		rs = append(rs, rendered{name: t.Name, source: t.Source, imports: t.Imports})
+		rs = append(rs, rendered{name: t.Name, source: t.Source, imports: t.Imports, members: t.Members})
 		ids = append(ids, harness.TestID{Class: pkg + "." + name, Method: t.Name})
 	}
 	return harness.Source{ClassName: pkg + "." + name, Text: testClass(pkg, name, rs)}, ids

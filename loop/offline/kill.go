@@ -68,6 +68,7 @@ func (a *Agent) ExplainedKillMutant(ctx context.Context, s *agent.Subject, m mut
 		a.log.Warn("offline: a looping call of the mutant could not be stopped", zap.String("mutant", m.ID))
 	}
 	r := newRenderer(junit, s.Method, orig.hdr, a.opts.TestTimeout.Milliseconds())
+	r.minimal = orig.params.minimal
 	var tests []rendered
 	for _, c := range cands {
 		tests = append(tests, r.test(c.rec, c.em))
@@ -81,5 +82,5 @@ func (a *Agent) ExplainedKillMutant(ctx context.Context, s *agent.Subject, m mut
 		return nil, agent.Evidence{Why: fmt.Sprintf("the %d tests written from inputs where the mutant behaved differently did not fail on it when run", len(tests))}, nil
 	}
 	t := tests[good[0]]
-	return []agent.Test{{Name: t.name, Source: t.source, Imports: t.imports, Target: m.ID, Origin: "search"}}, agent.Evidence{}, nil
+	return []agent.Test{{Name: t.name, Source: t.source, Imports: t.imports, Target: m.ID, Origin: "search", Members: t.members}}, agent.Evidence{}, nil
 }

@@ -87,6 +87,16 @@ func (a *Agent) exploreOriginal(ctx context.Context, s *agent.Subject) (*origina
 	junit := junitOf(s, a.pool)
 	src := harness.Source{ClassName: s.Method.TopLevelClass, Text: string(s.Source)}
 	runs, err := a.exploreTimes(ctx, src, pkg, junit, p, 2)
+	if err == nil && runs[0].unsupported != "" && runs[0].minimal != "" {
+		// an abstract receiver class with no usable implementation: again, with the minimal
+		// subclass the explorer wrote nested in the driver (and later in the tests)
+		p.minimal = runs[0].minimal
+		runs, err = a.exploreTimes(ctx, src, pkg, junit, p, 2)
+		var ce *compileError
+		if errors.As(err, &ce) {
+			return nil, &UnsupportedError{Method: methodID(s), Reason: "the minimal subclass written for its abstract receiver class does not compile: " + ce.Error()}
+		}
+	}
 	if err != nil {
 		var ce *compileError
 		if errors.As(err, &ce) {

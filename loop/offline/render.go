@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/advertest/advertest-lsp/javaparse"
+	"github.com/advertest/advertest-lsp/loop/agent"
 )
 
 // emphasis says what a generated test asserts beyond the Act's own result.
@@ -31,6 +32,9 @@ type renderer struct {
 	hdr         header
 	timeoutMs   int64
 	throwsCheck bool // the method declares checked exceptions: tests declare `throws Exception`
+	// minimal is the source of the generated minimal subclass of an abstract receiver class
+	// ("" for none): a test whose receiver is one carries it as a member (abstract.go).
+	minimal string
 }
 
 // rendered is one test method's text and what it needs.
@@ -40,6 +44,8 @@ type rendered struct {
 	imports []string
 	// called is the name in parts: uniqueNames tells tests apart by it (names.go).
 	called testName
+	// members are the nested classes the test needs: a minimal subclass (abstract.go).
+	members []agent.Member
 }
 
 func newRenderer(junit int, m *javaparse.Method, hdr header, timeoutMs int64) *renderer {
@@ -265,7 +271,7 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 		}
 	}
 	sort.Strings(imps)
-	return rendered{name: name, source: src, imports: imps, called: called}
+	return rendered{name: name, source: src, imports: imps, called: called, members: r.minimalMember(rec)}
 }
 
 // castNulls writes a null argument of an overloaded method with a cast to its parameter's type

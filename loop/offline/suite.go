@@ -27,6 +27,7 @@ func (a *Agent) ExplainedInitialSuite(ctx context.Context, s *agent.Subject) ([]
 	junit := junitOf(s, a.pool)
 	pkg := subjectPackage(s)
 	r := newRenderer(junit, s.Method, orig.hdr, a.opts.TestTimeout.Milliseconds())
+	r.minimal = orig.params.minimal
 	seen := map[string]bool{}
 	var cands []candidate
 	for _, rec := range simplestPerOutcome(orig.records, 3*a.opts.MaxInitialTests) {
@@ -77,7 +78,7 @@ func (a *Agent) ExplainedInitialSuite(ctx context.Context, s *agent.Subject) ([]
 	var out []agent.Test
 	for _, i := range chosen {
 		t := tests[i]
-		out = append(out, agent.Test{Name: t.name, Source: t.source, Imports: t.imports, Origin: "search"})
+		out = append(out, agent.Test{Name: t.name, Source: t.source, Imports: t.imports, Origin: "search", Members: t.members})
 	}
 	return out, agent.Evidence{}, nil
 }

@@ -61,6 +61,17 @@ func testClass(pkg, class string, tests []rendered) string {
 		}
 		b.WriteString(t.source)
 	}
+	// the nested classes the tests need (a minimal subclass), each once
+	written := map[string]bool{}
+	for _, t := range tests {
+		for _, m := range t.members {
+			key := strings.Join(m.Names, ",")
+			if !written[key] {
+				written[key] = true
+				b.WriteString("\n" + m.Source)
+			}
+		}
+	}
 	b.WriteString("}\n")
 	return b.String()
 }

@@ -65,6 +65,11 @@ public final class Explorer {
      * the call so far (loop/offline/infect.go writes it). Each record then carries them.
      */
     public String probe = "";
+    /**
+     * The minimal subclass of an abstract receiver, nested in the driver (null for none): Go
+     * writes it from the source an earlier run gave back (Abstracts), and into the test class too.
+     */
+    public Class<?> minimal;
 
     /**
      * Shifted runs the exploration with another default time zone and locale (restored after):
@@ -108,6 +113,7 @@ public final class Explorer {
     private void runAs() throws Exception {
         Access access = new Access(testPackage);
         Inputs inputs = new Inputs(ints, doubles, strings, chars, seed, access);
+        inputs.minimal = minimal;
         CallRunner runner = new CallRunner(loader, callMillis, new Observer(access));
         runner.maxAllocBytes = maxAllocBytes;
         try (Output output = new Output(out)) {
@@ -183,8 +189,11 @@ public final class Explorer {
             } else if (target instanceof Constructor && (Modifier.isAbstract(c.getModifiers()) || !access.classAccessible(c))) {
                 throw new Unsupported("the constructor's class cannot be instantiated from a test");
             }
+        } catch (Abstracts.NeedsMinimal u) {
+            output.unsupported(u.getMessage(), u.source);
+            return;
         } catch (Unsupported u) {
-            output.unsupported(u.getMessage());
+            output.unsupported(u.getMessage(), null);
             return;
         }
         Names header = access.names();

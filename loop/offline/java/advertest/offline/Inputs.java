@@ -44,6 +44,8 @@ final class Inputs {
     private final Map<String, List<Gen>> poolCache = new HashMap<>();
     /** The project's implementations of abstract types and its classes (set by Explorer; a default without a subject else). */
     Impls impls;
+    /** The minimal subclass of an abstract receiver that Go generated into the driver (Abstracts), or null. */
+    Class<?> minimal;
 
     Inputs(long[] ints, double[] doubles, String[] strings, String chars, long seed, Access access) {
         this.ints = ints;
@@ -613,47 +615,18 @@ final class Inputs {
             }
             return out;
         }
-        if (c.isInterface() || Modifier.isAbstract(c.getModifiers())) {
-            throw new Unsupported("the receiver " + c.getName() + " is an interface or abstract class");
-        }
-        if (!access.classAccessible(c)) {
-            throw new Unsupported("the receiver class " + c.getName() + " cannot be named from a test in its package (private, inner, local or anonymous)");
-        }
         // typical makers first (small positive numbers, plain strings: the arguments a
         // constructor taking limits or capacities accepts), then the simplest combinations
         List<Gen> typical = new ArrayList<>();
         List<Gen> simplest = new ArrayList<>();
-        for (Constructor<?> k : access.constructors(c)) {
-            List<List<Gen>> pools = new ArrayList<>();
-            List<Gen> typ = new ArrayList<>();
-            try {
-                for (Type pt : k.getGenericParameterTypes()) {
-                    pools.add(Combinations.nonNull(pool(pt, 1)));
-                    typ.add(seqValue(pt, 2));
-                }
-            } catch (Unsupported u) {
-                continue;
+        if (c.isInterface() || Modifier.isAbstract(c.getModifiers())) {
+            // the project's implementations, a generated minimal subclass, or a shared constant
+            Abstracts.makers(this, access, impls(), c, target, minimal, typical, simplest);
+        } else {
+            if (!access.classAccessible(c)) {
+                throw new Unsupported("the receiver class " + c.getName() + " cannot be named from a test in its package (private, inner, local or anonymous)");
             }
-            typical.add(new NewGen(k, typ));
-            for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 3)) {
-                simplest.add(new NewGen(k, Combinations.pick(pools, idx)));
-            }
-        }
-        for (Method f : access.factories(c)) {
-            if (f.equals(target)) {
-                continue;
-            }
-            List<List<Gen>> pools = new ArrayList<>();
-            try {
-                for (Type pt : f.getGenericParameterTypes()) {
-                    pools.add(Combinations.nonNull(pool(pt, 1)));
-                }
-            } catch (Unsupported u) {
-                continue;
-            }
-            for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 3)) {
-                simplest.add(new FactoryGen(f, Combinations.pick(pools, idx)));
-            }
+            makers(c, target, typical, simplest);
         }
         List<Gen> makers = new ArrayList<>();
         Set<String> exprs = new HashSet<>();
@@ -742,6 +715,47 @@ final class Inputs {
             }
         }
         return out;
+    }
+
+    /** Adds c's constructors (typical arguments, and the simplest) and static factories to typical and simplest. */
+    void makers(Class<?> c, Executable target, List<Gen> typical, List<Gen> simplest) {
+        for (Constructor<?> k : access.constructors(c)) {
+            List<List<Gen>> pools = new ArrayList<>();
+            List<Gen> typ = new ArrayList<>();
+            try {
+                for (Type pt : k.getGenericParameterTypes()) {
+                    pools.add(Combinations.nonNull(pool(pt, 1)));
+                    typ.add(seqValue(pt, 2));
+                }
+            } catch (Unsupported u) {
+                continue;
+            }
+            typical.add(new NewGen(k, typ));
+            for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 3)) {
+                simplest.add(new NewGen(k, Combinations.pick(pools, idx)));
+            }
+        }
+        for (Method f : access.factories(c)) {
+            factoryMakers(f, target, simplest);
+        }
+    }
+
+    /** Adds the simplest calls of the static factory f (not the target itself) to simplest. */
+    void factoryMakers(Method f, Executable target, List<Gen> simplest) {
+        if (f.equals(target)) {
+            return;
+        }
+        List<List<Gen>> pools = new ArrayList<>();
+        try {
+            for (Type pt : f.getGenericParameterTypes()) {
+                pools.add(Combinations.nonNull(pool(pt, 1)));
+            }
+        } catch (Unsupported u) {
+            return;
+        }
+        for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 3)) {
+            simplest.add(new FactoryGen(f, Combinations.pick(pools, idx)));
+        }
     }
 
     /** n calls of m with the from-th, (from+1)-th... values of each parameter's ascending sequence; null when m's parameters cannot be made. */

@@ -40,7 +40,8 @@ final class Lambdas {
         return found == null || found.getTypeParameters().length > 0 ? null : found;
     }
 
-    private static boolean objectMethod(Method m) {
+    /** Whether m is one of Object's public methods (an interface's abstract equals, hashCode, toString). */
+    static boolean objectMethod(Method m) {
         try {
             Object.class.getMethod(m.getName(), m.getParameterTypes());
             return true;

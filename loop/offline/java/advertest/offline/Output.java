@@ -57,7 +57,7 @@ final class Output implements AutoCloseable {
     static final String[] OBSERVED_FIELDS = {"m", "st", "d", "acc", "r"};
     static final String[] AFTER_FIELDS = {"a", "r"};
     static final String[] END_FIELDS = {"end", "inputs"};
-    static final String[] UNSUPPORTED_FIELDS = {"unsupported"};
+    static final String[] UNSUPPORTED_FIELDS = {"unsupported", "minimal"};
     static final String[] KINDS_FIELDS = {"kinds", "can", "tried"};
 
     /** Whether json, an outcome or a value, is of kind k. */
@@ -76,9 +76,12 @@ final class Output implements AutoCloseable {
         writer = new BufferedWriter(new OutputStreamWriter(new FileOutputStream(path), StandardCharsets.UTF_8));
     }
 
-    /** The method cannot be driven, and why. */
-    void unsupported(String why) throws IOException {
-        write("{\"unsupported\":" + JsonText.json(why) + "}");
+    /**
+     * The method cannot be driven, and why; minimal, when not null, is the source of a minimal
+     * subclass of its abstract receiver class that Go puts in the driver of a second run.
+     */
+    void unsupported(String why, String minimal) throws IOException {
+        write("{\"unsupported\":" + JsonText.json(why) + (minimal == null ? "" : ",\"minimal\":" + JsonText.json(minimal)) + "}");
     }
 
     /**

@@ -1,7 +1,7 @@
 package advertest.offline;
 
 /** Why the explorer cannot drive a method: it writes one "unsupported" line and no inputs. */
-final class Unsupported extends Exception {
+class Unsupported extends Exception {
     private static final long serialVersionUID = 1L;
 
     Unsupported(String why) {
