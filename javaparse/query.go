@@ -145,7 +145,7 @@ func parseMethodQuery(s string) (methodQuery, bool) {
 			inner = inner[:j]
 		}
 		s = strings.TrimSpace(s[:i])
-		for _, p := range splitTopLevel(inner) {
+		for _, p := range SplitTopLevel(inner) {
 			if p = strings.TrimSpace(p); p != "" {
 				q.params = append(q.params, normalizeQueryParam(p))
 			}
@@ -163,8 +163,8 @@ func parseMethodQuery(s string) (methodQuery, bool) {
 	return q, true
 }
 
-// splitTopLevel splits a parameter list on the commas outside <...>.
-func splitTopLevel(s string) []string {
+// SplitTopLevel splits a parameter or type-parameter list on the commas outside <...>.
+func SplitTopLevel(s string) []string {
 	var out []string
 	depth, start := 0, 0
 	for i, r := range s {

@@ -195,10 +195,7 @@ func (a *Agent) params(s *agent.Subject) explorerParams {
 	if m.Kind == javaparse.KindConstructor {
 		name = "<init>"
 	}
-	var types []string
-	for _, p := range m.Params {
-		types = append(types, p.Type)
-	}
+	types := erasedParamTypes(m)
 	pkg := ""
 	if s.Context != nil {
 		pkg = s.Context.Package
