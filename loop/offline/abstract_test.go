@@ -4,13 +4,16 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/advertest/advertest-lsp/buildtools/harness"
 )
 
 // TestAbstractReceivers: a concrete method of an abstract class runs on the project's own
 // subclass (Meter.Kilo), or, with none, on a generated minimal subclass nested in the test
 // class (Gauge, with a protected constructor and abstract methods); an interface's default
 // method on a minimal implementation (Pricing). Each kept test uses no reflection, compiles
-// and passes on the original, and fails on a mutant of the method's own body.
+// and passes on the original, and fails on a mutant of the method's own body. A class that
+// neither makes (Tone: private constructor, private subclass) runs on its public constant.
 func TestAbstractReceivers(t *testing.T) {
 	proj, _ := calculator(t)
 	a := newAgent(t, proj)
@@ -20,6 +23,7 @@ func TestAbstractReceivers(t *testing.T) {
 		{"Meter", "add", "n = 100;", "n = 10;", "Meter meter = new Meter.Kilo();"},
 		{"Gauge", "scaled", "if (raw < 0) {", "if (raw < -1) {", "Gauge gauge = new MinimalGauge(3);"},
 		{"Pricing", "total", "if (qty > 10) {", "if (qty > 11) {", "Pricing pricing = new MinimalPricing();"},
+		{"Tone", "boosted", "return 50;", "return 51;", "Tone tone = Tone.LOUD;"},
 	} {
 		t.Run(c.class, func(t *testing.T) {
 			s := renderFixture(t, proj, c.class, c.method, "")
@@ -48,6 +52,14 @@ func TestAbstractReceivers(t *testing.T) {
 					if reflective.MatchString(mb.Source) || !strings.Contains(mb.Source, "static final class Minimal"+c.class) {
 						t.Errorf("the minimal subclass:\n%s", mb.Source)
 					}
+				}
+			}
+			// the initial suite's tests, the minimal subclass with them, compile and pass as a class
+			tests = fixtureSuite(t, a, proj, c.class, c.method, "")
+			class, ids := suiteClass(s, s.TestClassName, tests)
+			for id, r := range runOn(t, proj, s, s.Source, class, ids) {
+				if r.Outcome != harness.Passed {
+					t.Errorf("%s: %s %s\n%s", id, r.Outcome, r.Message, class.Text)
 				}
 			}
 		})
