@@ -73,9 +73,11 @@ func simplestFirst(cands []candidate) {
 }
 
 // simplestPerOutcome picks, for each of the first limit distinct outcomes of the records (in
-// the order the explorer first met them), the simplest record with that outcome and the first
-// one's shape (sameShape): a stream argument is not shrunk to null, which only its signature
-// would not tell apart.
+// the order the explorer first met them), the simplest record with that outcome, the first
+// one's shape (sameShape: a stream argument is not shrunk to null, which only its signature
+// would not tell apart) and the first one's kind of state (sameStateShape: a cache's hit after
+// three puts, its keys reordered, is not shrunk to a hit after one put, which returns the same
+// and shows no order; a fault that keeps the order went unseen so).
 func simplestPerOutcome(records []*record, limit int) []*record {
 	var out []*record
 	at := map[string]int{}
@@ -83,7 +85,7 @@ func simplestPerOutcome(records []*record, limit int) []*record {
 		sig := outcomeSignature(rec.outcome) + writtenSignature(rec)
 		i, ok := at[sig]
 		switch {
-		case ok && sameShape(rec, out[i]) && complexity(rec) < complexity(out[i]):
+		case ok && sameShape(rec, out[i]) && sameStateShape(rec.outcome, out[i].outcome) && complexity(rec) < complexity(out[i]):
 			out[i] = rec
 		case !ok && len(out) < limit:
 			at[sig] = len(out)
@@ -105,4 +107,59 @@ func sameShape(a, b *record) bool {
 		}
 	}
 	return true
+}
+
+// sameStateShape says two outcomes leave the receiver in the same kind of state: each observer
+// reads the same kind of value, numbers of the same sign, collections, arrays and strings of
+// the same size class (none, one, several).
+func sameStateShape(a, b outcome) bool {
+	if len(a.State) != len(b.State) {
+		return false
+	}
+	shapes := map[string]string{}
+	for _, o := range a.State {
+		shapes[o.M] = valueShape(o.R)
+	}
+	for _, o := range b.State {
+		if s, ok := shapes[o.M]; !ok || s != valueShape(o.R) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueShape is a value's kind and a coarse measure of it (read as the conditions of a test's
+// name read an argument, classify): a number's sign or its type's bound, a boolean's value, the
+// size class of a string, an array or a collection.
+func valueShape(v value) string {
+	f := classify(v.V, "")
+	switch {
+	case f.null:
+		return "null"
+	case f.boolean != "":
+		return f.boolean
+	case f.num && f.special != "":
+		return v.K + ":" + f.special
+	case f.num && f.n > 0:
+		return v.K + ":+"
+	case f.num && f.n < 0:
+		return v.K + ":-"
+	case f.num:
+		return v.K + ":0"
+	case f.str:
+		return v.K + ":" + sizeClass(len([]rune(f.s)))
+	case f.size >= 0:
+		return v.K + ":" + sizeClass(f.size)
+	}
+	return v.K
+}
+
+func sizeClass(n int) string {
+	switch {
+	case n <= 0:
+		return "0"
+	case n == 1:
+		return "1"
+	}
+	return "n"
 }

@@ -77,3 +77,28 @@ func TestSimplestPerOutcome(t *testing.T) {
 		t.Errorf("complexity(%v) = %d, not above complexity(%v) = %d", recs[0].Args, complexity(recs[0]), recs[1].Args, complexity(recs[1]))
 	}
 }
+
+// A receiver's state of another kind (a list of three keys, not one) is no simpler input for
+// the same result: LruCache.get's hit after three puts, which reorders the keys, stays.
+func TestSimplestPerOutcomeKeepsTheKindOfState(t *testing.T) {
+	hit := func(i, setup, keys string) string {
+		return `{"i":` + i + `,"args":["1"],"recv":"new LruCache<>(3)","setup":[` + setup + `],` +
+			`"out":{"k":"ret","ret":{"k":"prim","v":"1","t":"int"},"state":[{"m":"keys()","r":{"k":"equals","v":"` + keys + `"}}]}}`
+	}
+	recs := []*record{
+		recordOf(t, hit("0", `"put(1, 1)","put(2, 2)","put(3, 3)"`, "Arrays.asList(2, 3, 1)")),
+		recordOf(t, hit("1", `"put(1, 1)"`, "Arrays.asList(1)")),
+		recordOf(t, hit("2", `"put(1, 1)","put(2, 2)"`, "Arrays.asList(2, 1)")),
+	}
+	got := simplestPerOutcome(recs, 3)
+	if len(got) != 1 || got[0].I != 2 {
+		var is []int
+		for _, r := range got {
+			is = append(is, r.I)
+		}
+		t.Fatalf("simplestPerOutcome = inputs %v, want [2]: the simplest with several keys, not input 1's one key", is)
+	}
+	if sameStateShape(recs[0].outcome, recs[1].outcome) || !sameStateShape(recs[0].outcome, recs[2].outcome) {
+		t.Errorf("sameStateShape: three keys against one said the same, or three against two not")
+	}
+}
