@@ -113,12 +113,51 @@ func isCaseLabel(trimmed string) bool {
 // not an annotation.
 func leavesStatementOpen(code string) bool {
 	c := strings.TrimSpace(code)
-	if c == "" || strings.HasPrefix(c, "@") && !strings.ContainsAny(c, ";{=") {
+	if c == "" || annotationsOnly(c) {
 		return false
 	}
 	switch c[len(c)-1] {
 	case ';', '{', '}', ':', ',':
 		return false
+	}
+	return true
+}
+
+// annotationsOnly reports whether a code line holds annotations and nothing else
+// (`@Test(expected = IllegalStateException.class)`, `@Override @Deprecated`): the declaration
+// they annotate, on the next line, starts no continuation. An annotation's arguments may hold
+// '=', which on any other line would leave a statement open.
+func annotationsOnly(c string) bool {
+	for c != "" {
+		if c[0] != '@' {
+			return false
+		}
+		i := 1
+		for i < len(c) && (isIdent(c[i]) || c[i] == '.') {
+			i++
+		}
+		if i == 1 {
+			return false
+		}
+		rest := strings.TrimLeft(c[i:], " \t")
+		if strings.HasPrefix(rest, "(") {
+			depth, j := 0, 0
+			for j = 0; j < len(rest); j++ {
+				if rest[j] == '(' {
+					depth++
+				} else if rest[j] == ')' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if depth != 0 {
+				return true // arguments across lines: the open parenthesis indents them
+			}
+			rest = rest[j+1:]
+		}
+		c = strings.TrimLeft(rest, " \t")
 	}
 	return true
 }

@@ -72,3 +72,30 @@ func TestJavaKeepsAFieldOnOneLine(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// An annotation with arguments that hold '=' is no open statement: the method under it stays
+// at its level (a JUnit 4 test with expected = ... was written twelve spaces deep).
+func TestJavaAnnotationWithArguments(t *testing.T) {
+	want := `    @Test(expected = NullPointerException.class)
+    public void digestThrows() throws Exception {
+        @SuppressWarnings(value = "unchecked") @Deprecated
+        int x = compute(1,
+                2);
+    }
+`
+	if got := Java(scramble(want), "    ", "    "); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	for c, want := range map[string]bool{
+		"@Test":                            true,
+		"@Test(expected = X.class)":        true,
+		"@A(1) @B":                         true,
+		"@A(x = f(1)) int y =":             false,
+		"@Rule public TemporaryFolder f =": false,
+		"int a = @A(1) b":                  false,
+	} {
+		if got := annotationsOnly(c); got != want {
+			t.Errorf("annotationsOnly(%q) = %v", c, got)
+		}
+	}
+}
