@@ -155,6 +155,13 @@ type RunSpec struct {
 	// compare advertest.worker.hook.Mutant.active with their ids (0: none, the original).
 	// The worker keeps its last compiles, so the runs of one schema compile it once.
 	ActiveMutant int
+	// RecordCompares makes the run's classes (the overrides, the extra tests and the project's
+	// class files) note what they compare in advertest.worker.hook.Compares: the operands of
+	// String comparisons, int constants compared, Character classes asked, switch keys, the
+	// strings of tables a string is looked up in (docs/worker-protocol.md, "Recorded
+	// comparisons"). The offline explorer's seeding pass reads them. It adds instructions, so it
+	// excludes Coverage (Run refuses both), and no mutant run asks for it.
+	RecordCompares bool
 	// SkipDigests: when the digest of an override that asks for one (Source.Digest) is among
 	// these, no test runs (the result has the compile and no tests): the caller knows the
 	// verdict of that bytecode already.

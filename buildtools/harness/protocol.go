@@ -77,6 +77,8 @@ type runRequest struct {
 	// ExportProbes asks for the union's raw JaCoCo probes in the done line (runDone.Probes):
 	// a shard of a sharded run, whose union Go merges.
 	ExportProbes bool `json:"exportProbes,omitempty"`
+	// RecordCompares asks the run's classes to note their comparisons (RunSpec.RecordCompares).
+	RecordCompares bool `json:"recordCompares,omitempty"`
 	// RecordExecuted asks, with coverage, for each test's executed classes and the method
 	// tables they index (resultEvent.Executed, .Tables): the coverage map's records.
 	RecordExecuted bool `json:"recordExecuted,omitempty"`

@@ -30,6 +30,9 @@ const maxTestFiles = 16 << 20
 // protocol's descriptor costs a restart too; it is rerun alone on a fresh worker, and if it
 // breaks the protocol again its outcome is an Error saying so (docs/worker-protocol.md).
 func (p *Pool) Run(ctx context.Context, spec RunSpec) (*RunResult, error) {
+	if spec.RecordCompares && spec.Coverage {
+		return nil, errors.New("harness: run: RecordCompares and Coverage exclude each other (the recording's instructions would be counted)")
+	}
 	if spec.Reach != nil {
 		return p.runReaching(ctx, spec)
 	}
@@ -120,6 +123,7 @@ func (p *Pool) runOn(ctx context.Context, s *slot, spec RunSpec, tests []TestID,
 		SkipDigests:        spec.SkipDigests,
 		ExportProbes:       spec.exportProbes,
 		RecordExecuted:     spec.recordExecuted,
+		RecordCompares:     spec.RecordCompares,
 		DefaultBudgetMs:    def.Milliseconds(),
 		BudgetsMs:          map[string]int64{},
 	}

@@ -45,6 +45,11 @@ type Options struct {
 	// 64 MiB as estimated by their contents.
 	CacheEntries int
 	CacheBytes   int64
+	// NoSeeding turns dynamic seeding off (seeds.go): no seeding pass, the inputs come from
+	// the method's literals alone.
+	NoSeeding bool
+	// SeedBudget is the wall-clock time of the seeding pass's calls (1s).
+	SeedBudget time.Duration
 	// CacheDir keeps the compiled explorer ("" → os.UserCacheDir()/advertest/offline).
 	CacheDir string
 	// JavaHome is the JDK whose javac compiles the explorer ("" → $JAVA_HOME, else PATH).
@@ -107,6 +112,9 @@ func New(pool *harness.Pool, opts Options) (*Agent, error) {
 	}
 	if opts.CallMemory <= 0 {
 		opts.CallMemory = 256 << 20
+	}
+	if opts.SeedBudget <= 0 {
+		opts.SeedBudget = time.Second
 	}
 	if opts.TestTimeout <= 0 {
 		opts.TestTimeout = time.Second

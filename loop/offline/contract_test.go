@@ -92,7 +92,7 @@ func TestExplorerFieldsMatchGo(t *testing.T) {
 	c := readJavaContract(t)
 	structs := map[string]any{
 		"HEADER": header{}, "RECORD": record{}, "OUTCOME": outcome{}, "VALUE": value{},
-		"OBSERVED": observed{}, "AFTER": argAfter{},
+		"OBSERVED": observed{}, "AFTER": argAfter{}, "SEEDS": seedsLine{},
 	}
 	for group, v := range structs {
 		java, goTags := sortedSet(c.fields[group]), jsonTags(v)

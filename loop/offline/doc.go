@@ -65,6 +65,19 @@
 // depend on the JVM's sizes, never asserted). The file comes back with the test's result
 // (harness.TestResult.Files): the explorer writes nowhere but the folder the harness gives.
 //
+// Before those explorations, a seeding pass (seeds.go, Seeds.java; Options.NoSeeding switches
+// it off) runs the explorer once on the original in a worker run that records the comparisons
+// of its classes (harness.RunSpec.RecordCompares): the operands of String comparisons, the int
+// constants and switch keys compared, Character.isX tests, the strings of tables looked up; it
+// runs rounds of inputs made of the tokens seen (the first also of the string constants of the
+// class files of the class under test and the project classes it names) and keeps the operands
+// that are not pieces of the input. Go adds them to the method's literals (bounded, in the order
+// seen, kept with the original's exploration in the cache), and every later exploration, the original's and the
+// mutants', gets the same fixed list and records nothing, so inputs still line up run by run;
+// the explorer combines the tokens into strings (the tokens, prefixes and suffixes, digits and
+// case changed, two or three joined with digits or seen separators): a parser of an invented
+// grammar ("zq:" digits "~wv") is reached without any dictionary of formats.
+//
 // Go compares the lines: the original is explored twice (original.go), the second time with
 // another default time zone and locale (Explorer.shifted, restored after: a value read from the
 // clock through them, a formatted current time, differs then, so it is never asserted; the

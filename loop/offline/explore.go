@@ -115,6 +115,7 @@ type exploration struct {
 	complete    bool          // the explorer reached its end line
 	duration    time.Duration // the whole run: compile, load, explore
 	testTime    time.Duration // the explorer's test alone
+	seeds       *seedsLine    // the seeding pass's line (seeds.go)
 }
 
 // byIndex maps input index → record.
@@ -141,6 +142,7 @@ type explorerParams struct {
 	// minimal is the source of a minimal subclass of the abstract receiver class, nested in the
 	// driver and in the test class ("" for none, abstract.go).
 	minimal string
+	seeding bool // the seeding pass: record comparisons, write the seeds line (seeds.go)
 }
 
 // driverSource writes the JUnit class whose tests run the explorer: times tests (explore0,
@@ -205,6 +207,12 @@ func driverSource(pkg, class string, junit int, p explorerParams, classDir strin
 	}
 	if p.minimal != "" {
 		set("minimal", minimalName(p.minimal)+".class")
+	}
+	if len(p.lits.seeds) > 0 {
+		set("seeds", "new String[]{"+joinJavaStrings(p.lits.seeds)+"}")
+	}
+	if p.seeding {
+		set("seeding", "true")
 	}
 	b.WriteString("            try {\n")
 	b.WriteString("                k.getMethod(\"run\").invoke(e);\n")
@@ -307,8 +315,9 @@ func (a *Agent) exploreTimes(ctx context.Context, override harness.Source, pkg s
 		ExtraTests: []harness.Source{
 			{ClassName: driverFQN, Text: driverSource(pkg, driver, junit, p, classDir, times)},
 		},
-		Tests:    tests,
-		Timeouts: budgets,
+		Tests:          tests,
+		Timeouts:       budgets,
+		RecordCompares: p.seeding,
 	}
 	res, err := a.pool.Run(ctx, spec)
 	if err != nil {
@@ -377,6 +386,7 @@ func parseExploration(data []byte) (*exploration, error) {
 			Header      bool          `json:"header"`
 			End         bool          `json:"end"`
 			Kinds       *[]paramKinds `json:"kinds"`
+			Seeds       []string      `json:"seeds"`
 		}
 		if err := json.Unmarshal(line, &probe); err != nil {
 			break // a line cut short by a stopped worker
@@ -392,6 +402,11 @@ func parseExploration(data []byte) (*exploration, error) {
 			e.complete = true
 		case probe.Kinds != nil:
 			e.kinds = *probe.Kinds
+		case probe.Seeds != nil:
+			e.seeds = &seedsLine{}
+			if err := json.Unmarshal(line, e.seeds); err != nil {
+				return nil, fmt.Errorf("offline: bad explorer seeds line: %w", err)
+			}
 		default:
 			r := &record{}
 			if err := json.Unmarshal(line, r); err != nil {

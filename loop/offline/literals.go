@@ -19,6 +19,9 @@ type literals struct {
 	doubles []float64
 	strings []string
 	chars   string
+	// seeds are the tokens a seeding pass saw the method compare with (seeds.go), which the
+	// explorer combines into strings (Seeds.combos); none from the method's text.
+	seeds []string
 }
 
 // maxLiterals bounds each kind, so a method full of constants keeps a small pool.

@@ -82,7 +82,7 @@ func (a *Agent) originalFor(ctx context.Context, s *agent.Subject) (*original, e
 }
 
 func (a *Agent) exploreOriginal(ctx context.Context, s *agent.Subject) (*original, error) {
-	p := a.params(s)
+	p := a.withSeeds(ctx, s, a.params(s))
 	pkg := subjectPackage(s)
 	junit := junitOf(s, a.pool)
 	src := harness.Source{ClassName: s.Method.TopLevelClass, Text: string(s.Source)}

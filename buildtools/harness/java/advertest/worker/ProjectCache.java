@@ -23,8 +23,19 @@ final class ProjectCache {
     }
 
     private final Map<Path, Entry> entries = new ConcurrentHashMap<>();
+    /** The same classes with their comparisons recorded too, for the runs that ask for it. */
+    private final Map<Path, Entry> recording = new ConcurrentHashMap<>();
 
     byte[] rewritten(Path f) {
+        return cached(f, entries, false);
+    }
+
+    /** The rewritten bytes of f with its comparisons recorded (Rewriter.recordCompares). */
+    byte[] recording(Path f) {
+        return cached(f, recording, true);
+    }
+
+    private static byte[] cached(Path f, Map<Path, Entry> entries, boolean record) {
         try {
             BasicFileAttributes a = Files.readAttributes(f, BasicFileAttributes.class);
             long mod = a.lastModifiedTime().toMillis();
@@ -33,6 +44,9 @@ final class ProjectCache {
                 return e.bytes;
             }
             byte[] b = Rewriter.rewrite(Files.readAllBytes(f), false);
+            if (record) {
+                b = Rewriter.recordCompares(b);
+            }
             entries.put(f, new Entry(mod, a.size(), b));
             return b;
         } catch (IOException e) {

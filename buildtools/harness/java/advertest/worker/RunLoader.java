@@ -55,6 +55,11 @@ class RunLoader extends ClassLoader {
     private final Map<String, byte[]> defined = new ConcurrentHashMap<>();
     private final ProtectionDomain memoryDomain;
     private final Map<Path, ProtectionDomain> dirDomains = new ConcurrentHashMap<>();
+    /**
+     * The run records its classes' comparisons (Rewriter.recordCompares; never with coverage,
+     * whose counts the added instructions would change): set before any class is loaded.
+     */
+    boolean recordCompares;
 
     private RunLoader(Map<String, byte[]> memory, List<Path> dirs, ClassLoader parent, ClassLoader hookLoader, ProjectCache cache) {
         super("advertest-run", parent);
@@ -135,7 +140,7 @@ class RunLoader extends ClassLoader {
         }
         b = memory.get(name);
         if (b != null) {
-            return b;
+            return recordCompares ? Rewriter.recordCompares(b) : b;
         }
         if (overriddenTopLevel.contains(topLevel(name))) {
             return null; // a nested class the override no longer has
@@ -144,7 +149,7 @@ class RunLoader extends ClassLoader {
         for (Path d : dirs) {
             Path f = d.resolve(rel);
             if (Files.isRegularFile(f)) {
-                return cache.rewritten(f);
+                return recordCompares ? cache.recording(f) : cache.rewritten(f);
             }
         }
         return null;

@@ -133,6 +133,11 @@ final class Worker {
 
     private Map<String, Object> run(Protocol.Request req) throws Exception {
         long id = req.id;
+        boolean recordCompares = req.bool("recordCompares");
+        if (recordCompares && req.bool("coverage")) {
+            // the recording adds instructions: JaCoCo's counts would no longer be the class's
+            return Protocol.failed(id, "run: recordCompares and coverage exclude each other", null);
+        }
         List<MemCompiler.Source> srcs = req.sources("overrides");
         srcs.addAll(req.sources("extraTests"));
         MemCompiler.Result compiled = compiler.compile(srcs, req.shipped("precompiled"));
@@ -146,6 +151,7 @@ final class Worker {
             return Protocol.done(id);
         }
         RunLoader loader = RunLoader.of(req.bool("coverage"), compiled.classes, projectDirs, library, Worker.class.getClassLoader(), cache);
+        loader.recordCompares = recordCompares;
         Map<String, Object> done = Protocol.done(id);
         if (req.bool("coverage") && coverage.unavailable() != null) {
             done.put("coverageError", coverage.unavailable());
@@ -153,10 +159,12 @@ final class Worker {
         List<Protocol.TestRef> plan = plan(req.tests("tests"), loader);
         out.send(Protocol.plan(id, compiled, plan));
         advertest.worker.hook.Mutant.activate((int) req.num("activeMutant", 0));
+        advertest.worker.hook.Compares.enable(recordCompares);
         try {
             runPlan(req, loader, plan, done);
         } finally {
             advertest.worker.hook.Mutant.activate(0);
+            advertest.worker.hook.Compares.enable(false);
         }
         return done;
     }

@@ -79,6 +79,14 @@ public final class Explorer {
      */
     public boolean shifted;
 
+    /**
+     * Seeding makes this run the seeding pass (Seeds.search: the worker records the run's
+     * comparisons; its output is the seeds line); seeds are the tokens an earlier seeding pass
+     * saw, the same for every later run of the method (loop/offline/seeds.go).
+     */
+    public boolean seeding;
+    public String[] seeds = new String[0];
+
     private final ClassLoader loader;
 
     public Explorer(ClassLoader loader) {
@@ -114,6 +122,7 @@ public final class Explorer {
         Access access = new Access(testPackage);
         Inputs inputs = new Inputs(ints, doubles, strings, chars, seed, access);
         inputs.minimal = minimal;
+        inputs.seeds = seeds;
         CallRunner runner = new CallRunner(loader, callMillis, new Observer(access));
         runner.maxAllocBytes = maxAllocBytes;
         try (Output output = new Output(out)) {
@@ -213,6 +222,10 @@ public final class Explorer {
         Linked linked = gen.linkedOf(ptypes);
         runner.observer.nodeType = linked == null ? null : linked.node;
         List<Input> inputs = plan(gen, c, target, pools, receivers, ptypes);
+        if (seeding) {
+            Seeds.search(loader, gen, runner, target, c, inputs, ptypes, budgetMillis, maxTimeouts, access, output);
+            return;
+        }
         long deadline = System.nanoTime() + budgetMillis * 1_000_000L;
         Set<String> seen = new HashSet<>();
         List<Set<String>> tried = new ArrayList<>();

@@ -46,6 +46,8 @@ final class Inputs {
     Impls impls;
     /** The minimal subclass of an abstract receiver that Go generated into the driver (Abstracts), or null. */
     Class<?> minimal;
+    /** The tokens the seeding pass saw the method compare with (Seeds; set by Explorer). */
+    String[] seeds = new String[0];
 
     Inputs(long[] ints, double[] doubles, String[] strings, String chars, long seed, Access access) {
         this.ints = ints;
@@ -183,6 +185,7 @@ final class Inputs {
             }
             // edge characters: padding, whitespace, quotes, digits, case, non-ASCII
             seen.addAll(Arrays.asList(" a ", "\t", "\"", "'", "1", "12", "-1", "aBc", "A1", "1abc", "\u00e9", "a\u00e9\u4e2d"));
+            seen.addAll(Seeds.combos(Arrays.asList(seeds), separators()));
             for (String s : seen) {
                 out.add(new Const(s, Exprs.stringExpr(s), Exprs.stringToken(s)));
             }
@@ -528,6 +531,9 @@ final class Inputs {
             StringBuilder sb = new StringBuilder();
             if (strings.length > 0 && random.nextBoolean()) {
                 sb.append(strings[random.nextInt(strings.length)]);
+            }
+            if (seeds.length > 0 && random.nextBoolean()) {
+                sb.append(seeds[random.nextInt(seeds.length)]);
             }
             String alphabet = "abcAB z0-19" + separators();
             int n = random.nextInt(5);

@@ -59,6 +59,7 @@ final class Output implements AutoCloseable {
     static final String[] END_FIELDS = {"end", "inputs"};
     static final String[] UNSUPPORTED_FIELDS = {"unsupported", "minimal"};
     static final String[] KINDS_FIELDS = {"kinds", "can", "tried"};
+    static final String[] SEEDS_FIELDS = {"seeds", "seedChars", "seedInts"};
 
     /** Whether json, an outcome or a value, is of kind k. */
     static boolean isKind(String json, String k) {
@@ -133,6 +134,22 @@ final class Output implements AutoCloseable {
                 .append(",\"tried\":").append(JsonText.array(new java.util.ArrayList<>(tried.get(i)))).append('}');
         }
         write(line.append("]}").toString());
+    }
+
+    /**
+     * The seeding pass's one line (Seeds.search): the tokens, characters and int constants the
+     * method's comparisons held, in the order first seen.
+     */
+    void seeds(List<String> tokens, java.util.Collection<Character> chars, java.util.Collection<Long> ints) throws IOException {
+        StringBuilder cs = new StringBuilder();
+        for (char ch : chars) {
+            cs.append(ch);
+        }
+        StringBuilder is = new StringBuilder();
+        for (long v : ints) {
+            is.append(is.length() == 0 ? "" : ",").append(v);
+        }
+        write("{\"seeds\":" + JsonText.array(tokens) + ",\"seedChars\":" + JsonText.json(cs.toString()) + ",\"seedInts\":[" + is + "]}");
     }
 
     /** The exploration reached its end after inputs inputs. */
