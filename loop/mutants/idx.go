@@ -26,7 +26,7 @@ func shiftIndex(g *generator, n *sitter.Node) {
 		}
 		switch javaparse.Text(n.ChildByFieldName("name"), g.src) {
 		case "get":
-			if !listTypes[simpleTypeName(g.declaredType(obj))] {
+			if !listTypes[SimpleTypeName(g.declaredType(obj))] {
 				return
 			}
 		case "charAt":

@@ -29,7 +29,7 @@ func kindOfType(t string) kind {
 	if strings.HasSuffix(t, "]") || strings.HasSuffix(t, "...") {
 		return kindOther
 	}
-	switch simpleTypeName(t) {
+	switch SimpleTypeName(t) {
 	case "int", "long", "short", "byte", "char", "float", "double",
 		"Integer", "Long", "Short", "Byte", "Character", "Float", "Double":
 		return kindNum
@@ -41,8 +41,8 @@ func kindOfType(t string) kind {
 	return kindOther
 }
 
-// simpleTypeName drops type arguments and the package: "java.util.List<String>" → "List".
-func simpleTypeName(t string) string {
+// SimpleTypeName drops type arguments and the package: "java.util.List<String>" → "List".
+func SimpleTypeName(t string) string {
 	if i := strings.IndexByte(t, '<'); i >= 0 {
 		t = t[:i]
 	}

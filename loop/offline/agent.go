@@ -169,10 +169,8 @@ func precheck(s *agent.Subject) error {
 	case slices.Contains(m.Modifiers, "abstract"):
 		why = "the method is abstract"
 	}
-	for _, c := range m.ClassPath {
-		if c != "" && c[0] >= '0' && c[0] <= '9' {
-			why = "the method belongs to an anonymous or local class, which a test cannot name"
-		}
+	if anonymousPath(m.ClassPath) {
+		why = "the method belongs to an anonymous or local class, which a test cannot name"
 	}
 	if why != "" {
 		return &UnsupportedError{Method: methodID(s), Reason: why}

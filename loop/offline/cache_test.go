@@ -62,18 +62,18 @@ func TestOriginalsCacheIsBounded(t *testing.T) {
 	clamp, shipping := subject(t, proj, file, "clamp"), subject(t, proj, file, "shipping")
 	runs := func() int64 { return a.runs.Load() }
 	ctx := testCtx(t)
-	if _, err := a.originalFor(ctx, clamp); err != nil {
+	if _, err := a.originalFor(ctx, clamp, nil); err != nil {
 		t.Fatal(err)
 	}
 	before := runs()
-	if _, err := a.originalFor(ctx, clamp); err != nil || runs() != before {
+	if _, err := a.originalFor(ctx, clamp, nil); err != nil || runs() != before {
 		t.Fatalf("clamp explored again while cached (err %v)", err)
 	}
-	if _, err := a.originalFor(ctx, shipping); err != nil {
+	if _, err := a.originalFor(ctx, shipping, nil); err != nil {
 		t.Fatal(err)
 	}
 	before = runs()
-	if _, err := a.originalFor(ctx, clamp); err != nil || runs() == before {
+	if _, err := a.originalFor(ctx, clamp, nil); err != nil || runs() == before {
 		t.Fatalf("clamp not explored again after its eviction (err %v)", err)
 	}
 	if a.cache.len() != 1 || a.cache.evictions != 2 {

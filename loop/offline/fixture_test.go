@@ -16,14 +16,7 @@ import (
 // an overload by its first parameter's type.
 func renderFixture(t *testing.T, proj *buildtools.Project, class, method, param string) *agent.Subject {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", "render", class+".java"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := javaparse.Parse(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	src, f := parseFixture(t, class)
 	var m *javaparse.Method
 	for _, c := range f.FindMethods(method) {
 		if param == "" || len(c.Params) > 0 && c.Params[0].Type == param {
@@ -35,6 +28,20 @@ func renderFixture(t *testing.T, proj *buildtools.Project, class, method, param 
 	}
 	return &agent.Subject{File: filepath.Join("testdata", "render", class+".java"), Source: src, Parsed: f, Method: m,
 		Context: f.Context(m), JUnit: proj.Pool.JUnitVersion(), TestClassName: agent.TestClassName(m.TopLevelClass)}
+}
+
+// parseFixture reads and parses a class of testdata/render.
+func parseFixture(t *testing.T, class string) ([]byte, *javaparse.File) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "render", class+".java"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := javaparse.Parse(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src, f
 }
 
 // fixtureSuite is the agent's initial suite for a method of a class of testdata/render; the test

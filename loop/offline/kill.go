@@ -29,7 +29,7 @@ func (a *Agent) KillMutant(ctx context.Context, s *agent.Subject, m mutants.Muta
 // ExplainedKillMutant is KillMutant with why it wrote no test (the search's evidence, with
 // the infection counts when the probes watched the mutated site); Why is "" when it wrote one.
 func (a *Agent) ExplainedKillMutant(ctx context.Context, s *agent.Subject, m mutants.Mutant) ([]agent.Test, agent.Evidence, error) {
-	orig, err := a.originalFor(ctx, s)
+	s, orig, err := a.drive(ctx, s)
 	if err != nil {
 		return nil, agent.Evidence{}, err
 	}
@@ -41,7 +41,8 @@ func (a *Agent) ExplainedKillMutant(ctx context.Context, s *agent.Subject, m mut
 	junit := junitOf(s, a.pool)
 	mp := orig.params
 	mp.maxTimeouts = 1
-	me, err := a.explore(ctx, harness.Source{ClassName: s.Method.TopLevelClass, Text: string(mutated)}, pkg, junit, mp)
+	explored := probedMutant(s.Source, mutated, orig.via)
+	me, err := a.explore(ctx, harness.Source{ClassName: s.Method.TopLevelClass, Text: string(explored)}, pkg, junit, mp)
 	if err != nil {
 		var ce *compileError
 		if errors.As(err, &ce) {
@@ -73,6 +74,7 @@ func (a *Agent) ExplainedKillMutant(ctx context.Context, s *agent.Subject, m mut
 	for _, c := range cands {
 		tests = append(tests, r.test(c.rec, c.em))
 	}
+	tests, cands = withoutReflection(tests, cands)
 	uniqueNames(tests)
 	good, err := a.verify(ctx, s, pkg, mutated, tests, cands, a.opts.Candidates)
 	if err != nil {

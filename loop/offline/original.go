@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/advertest/advertest-lsp/buildtools/harness"
+	"github.com/advertest/advertest-lsp/javaparse"
 	"github.com/advertest/advertest-lsp/loop/agent"
 )
 
@@ -36,15 +37,20 @@ type original struct {
 	kinds    map[string]int
 	arrangeX string
 	stab     *stability
+	// via is the entry point the inputs call, nil when they call the method itself (entry.go);
+	// missed counts the inputs whose call did not enter the method, left out of records.
+	via    *entryPoint
+	missed int
 }
 
 // originalFor explores the original twice (cached by source and method) and keeps the
-// inputs whose outcome is the same in both runs.
-func (a *Agent) originalFor(ctx context.Context, s *agent.Subject) (*original, error) {
+// inputs whose outcome is the same in both runs; through via, when not nil, the inputs whose
+// call entered via's target.
+func (a *Agent) originalFor(ctx context.Context, s *agent.Subject, via *entryPoint) (*original, error) {
 	if err := precheck(s); err != nil {
 		return nil, err
 	}
-	key := sourceKey(s.Source) + "|original|" + s.Method.BinaryClassName + "|" + s.Method.Signature + "|" + fmt.Sprint(junitOf(s, a.pool))
+	key := sourceKey(s.Source) + "|original|" + s.Method.BinaryClassName + "|" + s.Method.Signature + "|" + fmt.Sprint(junitOf(s, a.pool)) + via.key()
 	for {
 		a.mu.Lock()
 		if v, ok := a.cache.get(key); ok {
@@ -69,7 +75,7 @@ func (a *Agent) originalFor(ctx context.Context, s *agent.Subject) (*original, e
 			}
 			return e.orig, e.err
 		}
-		e.orig, e.err = a.exploreOriginal(ctx, s)
+		e.orig, e.err = a.exploreOriginal(ctx, s, via)
 		a.mu.Lock()
 		delete(a.pending, key)
 		if e.err == nil || ctx.Err() == nil {
@@ -81,11 +87,18 @@ func (a *Agent) originalFor(ctx context.Context, s *agent.Subject) (*original, e
 	}
 }
 
-func (a *Agent) exploreOriginal(ctx context.Context, s *agent.Subject) (*original, error) {
+func (a *Agent) exploreOriginal(ctx context.Context, s *agent.Subject, via *entryPoint) (*original, error) {
 	p := a.withSeeds(ctx, s, a.params(s))
 	pkg := subjectPackage(s)
 	junit := junitOf(s, a.pool)
 	src := harness.Source{ClassName: s.Method.TopLevelClass, Text: string(s.Source)}
+	if via != nil {
+		src.Text = string(withEntryProbe(s.Source, via.probeAt))
+		p.probe = qualified(pkg, entryProbeClass)
+		if f, err := javaparse.Parse(s.Source); err == nil {
+			p.lits = entryLiterals(f, p.lits, via.target)
+		}
+	}
 	runs, err := a.exploreTimes(ctx, src, pkg, junit, p, 2)
 	if err == nil && runs[0].unsupported != "" && runs[0].minimal != "" {
 		// an abstract receiver class with no usable implementation: again, with the minimal
@@ -109,7 +122,7 @@ func (a *Agent) exploreOriginal(ctx context.Context, s *agent.Subject) (*origina
 	}
 	second := runs[1].byIndex()
 	o := &original{hdr: runs[0].header, byIndex: map[int]*record{}, params: p, dur: runs[0].duration,
-		kinds: map[string]int{}, stab: newStability()}
+		kinds: map[string]int{}, stab: newStability(), via: via}
 	type pair struct{ r, twin *record }
 	var pairs []pair
 	for _, r := range runs[0].records {
@@ -117,6 +130,10 @@ func (a *Agent) exploreOriginal(ctx context.Context, s *agent.Subject) (*origina
 		o.kinds[r.outcome.K]++
 		if r.outcome.K == "arrange" && o.arrangeX == "" {
 			o.arrangeX = r.outcome.X
+		}
+		if via != nil && (r.Site == nil || r.Site.N == 0) {
+			o.missed++
+			continue // the call did not run the method under test
 		}
 		twin, ok := second[r.I]
 		if !ok || twin.key() != r.key() {

@@ -20,7 +20,7 @@ func (a *Agent) InitialSuite(ctx context.Context, s *agent.Subject) ([]agent.Tes
 
 // ExplainedInitialSuite is InitialSuite with why it wrote no test (Why "" when it wrote some).
 func (a *Agent) ExplainedInitialSuite(ctx context.Context, s *agent.Subject) ([]agent.Test, agent.Evidence, error) {
-	orig, err := a.originalFor(ctx, s)
+	s, orig, err := a.drive(ctx, s)
 	if err != nil {
 		return nil, agent.Evidence{}, err
 	}
@@ -67,8 +67,13 @@ func (a *Agent) ExplainedInitialSuite(ctx context.Context, s *agent.Subject) ([]
 	for _, c := range cands {
 		tests = append(tests, r.test(c.rec, c.em))
 	}
+	tests, cands = withoutReflection(tests, cands)
 	uniqueNames(tests)
-	chosen, err := a.chooseByCoverage(ctx, s, pkg, tests, cands)
+	covered := s.Method
+	if orig.via != nil {
+		covered = orig.via.target // the method under test, not the entry point the tests call
+	}
+	chosen, err := a.chooseByCoverage(ctx, s, covered, pkg, tests, cands)
 	if err != nil {
 		return nil, agent.Evidence{}, err
 	}
@@ -222,14 +227,15 @@ func outcomeSignature(o outcome) string {
 }
 
 // chooseByCoverage runs the tests on the original with coverage and keeps, in order, those
-// that pass and add covered lines or branches of the method.
-func (a *Agent) chooseByCoverage(ctx context.Context, s *agent.Subject, pkg string, tests []rendered, cands []candidate) ([]int, error) {
+// that pass and add covered lines or branches of the method m (the method under test, also
+// when the tests call it through an entry point).
+func (a *Agent) chooseByCoverage(ctx context.Context, s *agent.Subject, covered *javaparse.Method, pkg string, tests []rendered, cands []candidate) ([]int, error) {
 	return a.dropAndRetry(ctx, s, pkg, tests, cands, func(tests []rendered, cands []candidate) ([]int, error) {
-		return a.chooseByCoverageOnce(ctx, s, pkg, tests, cands)
+		return a.chooseByCoverageOnce(ctx, s, covered, pkg, tests, cands)
 	})
 }
 
-func (a *Agent) chooseByCoverageOnce(ctx context.Context, s *agent.Subject, pkg string, tests []rendered, cands []candidate) ([]int, error) {
+func (a *Agent) chooseByCoverageOnce(ctx context.Context, s *agent.Subject, m *javaparse.Method, pkg string, tests []rendered, cands []candidate) ([]int, error) {
 	class, fqn := a.scratchClass(s, pkg, "Initial")
 	ids := make([]harness.TestID, len(tests))
 	for i, t := range tests {
@@ -256,7 +262,7 @@ func (a *Agent) chooseByCoverageOnce(ctx context.Context, s *agent.Subject, pkg 
 		if !ok || t.Outcome != harness.Passed {
 			continue
 		}
-		items := coverageItems(t.Coverage, s.Method)
+		items := coverageItems(t.Coverage, m)
 		gain := false
 		for _, it := range items {
 			if !covered[it] {

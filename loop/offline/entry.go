@@ -1,0 +1,498 @@
+package offline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"go.uber.org/zap"
+
+	"github.com/advertest/advertest-lsp/javaparse"
+	"github.com/advertest/advertest-lsp/loop/agent"
+	"github.com/advertest/advertest-lsp/loop/mutants"
+)
+
+// Entry points: a method a test cannot call (private, of a private or inner class, of a class
+// without an accessible constructor) is driven through the methods and constructors of its file
+// that a test in its package can call and whose bodies reach it (by name, directly or through
+// other methods of the file, nearest first). A probe counts the entries into the target: its
+// call sits at the start of the target's body, on the same line (line numbers stay), in the
+// original and in every mutant alike, and an input counts only when its call entered the target.
+// The tests call the entry point; the mutants stay the target's.
+
+// entryProbeClass is the entry probe's simple name: a top-level class of the file's package.
+const entryProbeClass = "AdverTestEntryProbe"
+
+// entryProbeSource counts the entries into the target. Its take() has the site probe's shape
+// (infect.go): the explorer resets it before each call and records it after, as the record's
+// site, whose n is the number of entries.
+var entryProbeSource = `
+
+/** Written by AdverTest's offline explorer: counts the entries into the method under test. */
+final class ` + entryProbeClass + ` {
+    private static int count;
+
+    private ` + entryProbeClass + `() {
+    }
+
+    static synchronized void hit() {
+        count++;
+    }
+
+    static synchronized String take() {
+        String s = "{\"n\":" + count + ",\"h\":\"\",\"v\":[]}";
+        count = 0;
+        return s;
+    }
+}
+`
+
+// maxEntries bounds the entry points explored for one method, entryEnough the usable inputs
+// that entered the target after which no further entry point is tried: each costs an
+// exploration of the original (two runs).
+const (
+	maxEntries  = 3
+	entryDepth  = 4
+	entryEnough = 10
+)
+
+// entryPoint is how a method is driven when a test cannot call it: through entry, with the
+// probe's call inserted at probeAt of the source.
+type entryPoint struct {
+	target  *javaparse.Method
+	entry   *javaparse.Method
+	probeAt int
+}
+
+func (e *entryPoint) key() string {
+	if e == nil {
+		return ""
+	}
+	return "|via|" + e.target.BinaryClassName + "|" + e.target.Signature
+}
+
+// withEntryProbe is src with the probe's call at at and the probe appended.
+func withEntryProbe(src []byte, at int) []byte {
+	var b strings.Builder
+	b.Write(src[:at])
+	b.WriteString(" " + entryProbeClass + ".hit();")
+	b.Write(src[at:])
+	b.WriteString(entryProbeSource)
+	return []byte(b.String())
+}
+
+// probeOffset is where the entry probe's call goes in target's body: after the '{', or after
+// a constructor's this(...) or super(...), which must come first. -1 when there is no body.
+func probeOffset(f *javaparse.File, target *javaparse.Method) int {
+	if target.BodyStartByte < 0 {
+		return -1
+	}
+	at := target.BodyStartByte + 1
+	f.WithTree(func(root *sitter.Node, _ []byte) {
+		javaparse.Walk(root, func(n *sitter.Node) bool {
+			if int(n.StartByte()) == target.BodyStartByte && n.Type() == "constructor_body" {
+				if c := javaparse.FirstCodeChild(n); c != nil && c.Type() == "explicit_constructor_invocation" {
+					at = int(c.EndByte())
+				}
+				return false
+			}
+			// only the nodes that hold the body's start
+			return int(n.StartByte()) <= target.BodyStartByte && target.BodyStartByte < int(n.EndByte())
+		})
+	})
+	return at
+}
+
+// fileClass is a type declared in the file, by its binary path ("Outer$Inner").
+type fileClass struct {
+	kind                     string // class, interface, enum, record, annotation
+	private, static, abstrac bool
+	local                    bool // declared in a method or an anonymous class
+}
+
+// fileClasses are the file's type declarations by binary path (javaparse's ClassPath joined by
+// '$'); local and anonymous classes are left out.
+func fileClasses(f *javaparse.File) map[string]fileClass {
+	out := map[string]fileClass{}
+	f.WithTree(func(root *sitter.Node, src []byte) {
+		var walk func(n *sitter.Node, path []string)
+		walk = func(n *sitter.Node, path []string) {
+			for i := 0; i < int(n.NamedChildCount()); i++ {
+				c := n.NamedChild(i)
+				kind := strings.TrimSuffix(c.Type(), "_declaration")
+				switch c.Type() {
+				case "class_declaration", "interface_declaration", "enum_declaration", "record_declaration", "annotation_type_declaration":
+				default:
+					// into bodies of types only: a class inside a method is local
+					if c.Type() == "class_body" || c.Type() == "interface_body" || c.Type() == "enum_body" ||
+						c.Type() == "enum_body_declarations" || c.Type() == "annotation_type_body" || c.Type() == "program" {
+						walk(c, path)
+					}
+					continue
+				}
+				name := javaparse.FieldText(c, "name", src)
+				if kind == "annotation_type" {
+					kind = "annotation"
+				}
+				fc := fileClass{kind: kind}
+				if mods := javaparse.FirstChildOfType(c, "modifiers"); mods != nil {
+					for _, w := range strings.Fields(mods.Content(src)) {
+						switch w {
+						case "private":
+							fc.private = true
+						case "static":
+							fc.static = true
+						case "abstract":
+							fc.abstrac = true
+						}
+					}
+				}
+				// a member type of an interface, and a nested interface, enum or record, is static
+				if kind != "class" || len(path) > 0 && out[strings.Join(path, "$")].kind == "interface" {
+					fc.static = true
+				}
+				p := append(slices.Clone(path), name)
+				out[strings.Join(p, "$")] = fc
+				if body := c.ChildByFieldName("body"); body != nil {
+					walk(body, p)
+				}
+			}
+		}
+		walk(root, nil)
+	})
+	return out
+}
+
+// callable reports whether a test in the file's package can call m: m is not private and has
+// a body, and every class around it can be named (not private, not local or anonymous, not an
+// inner class of an instance).
+func callable(m *javaparse.Method, classes map[string]fileClass) bool {
+	if slices.Contains(m.Modifiers, "private") || slices.Contains(m.Modifiers, "abstract") || m.BodyStartByte < 0 {
+		return false
+	}
+	for i := range m.ClassPath {
+		fc, ok := classes[strings.Join(m.ClassPath[:i+1], "$")]
+		if !ok || fc.private || i > 0 && !fc.static {
+			return false
+		}
+		if i == len(m.ClassPath)-1 {
+			if m.Kind == javaparse.KindConstructor && (fc.abstrac || fc.kind != "class" && fc.kind != "record") {
+				return false
+			}
+			if fc.kind == "interface" && !m.Static {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// calleeKeys are what a method's body calls, by name: "m:name" for a method, "new:Type" for a
+// constructor (new Type(...), this(...), Type::new). A body's anonymous and local classes count
+// as the body's own: what their methods call, the method that makes them may reach.
+func calleeKeys(f *javaparse.File, methods []*javaparse.Method) map[*javaparse.Method]map[string]bool {
+	out := map[*javaparse.Method]map[string]bool{}
+	// the innermost method of a named class that holds offset
+	owner := func(offset int) *javaparse.Method {
+		var best *javaparse.Method
+		for _, m := range methods {
+			if m.BodyStartByte >= 0 && m.BodyStartByte <= offset && offset < m.EndByte && !anonymousPath(m.ClassPath) &&
+				(best == nil || m.StartByte >= best.StartByte) {
+				best = m
+			}
+		}
+		return best
+	}
+	add := func(offset int, key string) {
+		if m := owner(offset); m != nil {
+			if out[m] == nil {
+				out[m] = map[string]bool{}
+			}
+			out[m][key] = true
+		}
+	}
+	f.WithTree(func(root *sitter.Node, src []byte) {
+		javaparse.Walk(root, func(n *sitter.Node) bool {
+			switch n.Type() {
+			case "method_invocation":
+				add(int(n.StartByte()), "m:"+javaparse.FieldText(n, "name", src))
+			case "object_creation_expression":
+				add(int(n.StartByte()), "new:"+mutants.SimpleTypeName(javaparse.FieldText(n, "type", src)))
+			case "explicit_constructor_invocation":
+				if c := javaparse.FirstCodeChild(n); c != nil && c.Content(src) == "this" {
+					if m := owner(int(n.StartByte())); m != nil {
+						add(int(n.StartByte()), "new:"+m.ClassPath[len(m.ClassPath)-1])
+					}
+				}
+			case "method_reference":
+				text := n.Content(src)
+				if i := strings.LastIndex(text, "::"); i >= 0 {
+					name := strings.TrimSpace(text[i+2:])
+					if name == "new" {
+						add(int(n.StartByte()), "new:"+mutants.SimpleTypeName(text[:i]))
+					} else {
+						add(int(n.StartByte()), "m:"+name)
+					}
+				}
+			}
+			return true
+		})
+	})
+	return out
+}
+
+// anonymousPath reports whether a class path holds an anonymous or local class (javac numbers
+// them: "1", "1Local").
+func anonymousPath(path []string) bool {
+	for _, c := range path {
+		if c != "" && c[0] >= '0' && c[0] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+func methodKey(m *javaparse.Method) string {
+	if m.Kind == javaparse.KindConstructor {
+		return "new:" + m.ClassPath[len(m.ClassPath)-1]
+	}
+	return "m:" + m.Name
+}
+
+// paramCost ranks a parameter list: few and simple first (what the explorer builds best).
+func paramCost(m *javaparse.Method) int {
+	cost := 0
+	for _, p := range m.Params {
+		t := p.Type
+		switch {
+		case slices.Contains([]string{"int", "long", "short", "byte", "char", "boolean", "double", "float", "String",
+			"Integer", "Long", "Character", "Boolean", "Double", "CharSequence"}, t):
+			cost++
+		case strings.HasSuffix(t, "[]") || strings.HasSuffix(t, "...") || strings.HasPrefix(t, "List<"):
+			cost += 2
+		default:
+			cost += 4
+		}
+	}
+	if !m.Static && m.Kind != javaparse.KindConstructor {
+		cost++ // a receiver to build too
+	}
+	return cost
+}
+
+// entryPoints are the methods and constructors of target's file that a test in the package
+// can call and that reach target by name, nearest first, then by the simplicity of their
+// parameters; at most maxEntries. A method of a nested class is also reached by those that
+// make its class (new Nested(...)): what they return a test then uses, or what they do with it;
+// one of an anonymous or local class by the method that declares it.
+func entryPoints(f *javaparse.File, target *javaparse.Method) []*javaparse.Method {
+	methods := f.Methods()
+	classes := fileClasses(f)
+	calls := calleeKeys(f, methods)
+	depth := map[*javaparse.Method]int{}
+	frontier := map[string]bool{methodKey(target): true}
+	// the nested classes around the target: makers of them come one step later
+	var makers []string
+	for i := len(target.ClassPath) - 1; i > 0; i-- {
+		if c := target.ClassPath[i]; !anonymousPath([]string{c}) {
+			makers = append(makers, "new:"+c)
+		}
+	}
+	if anonymousPath(target.ClassPath) {
+		// the named method that holds the anonymous or local class declares it
+		for _, m := range methods {
+			if !anonymousPath(m.ClassPath) && m.BodyStartByte >= 0 && m.BodyStartByte < target.StartByte && target.EndByte <= m.EndByte {
+				depth[m] = 1
+				frontier[methodKey(m)] = true
+			}
+		}
+	}
+	for d := 1; d <= entryDepth; d++ {
+		if d == 2 {
+			for _, k := range makers {
+				frontier[k] = true
+			}
+		}
+		next := map[string]bool{}
+		for _, m := range methods {
+			if m == target || depth[m] > 0 || anonymousPath(m.ClassPath) {
+				continue
+			}
+			for k := range calls[m] {
+				if frontier[k] {
+					depth[m] = d
+					next[methodKey(m)] = true
+					break
+				}
+			}
+		}
+		frontier = next
+	}
+	var out []*javaparse.Method
+	for m := range depth {
+		if m != target && callable(m, classes) {
+			out = append(out, m)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if depth[a] != depth[b] {
+			return depth[a] < depth[b]
+		}
+		if paramCost(a) != paramCost(b) {
+			return paramCost(a) < paramCost(b)
+		}
+		return a.StartByte < b.StartByte
+	})
+	if len(out) > maxEntries {
+		out = out[:maxEntries]
+	}
+	return out
+}
+
+// throughEntry reports whether an entry point may drive a method the explorer refused: it
+// cannot be called or its receiver cannot be made, not that it has no body or class.
+func throughEntry(reason string) bool {
+	for _, no := range []string{"has no body", "is abstract", "not found", "fails to initialise", "default method of an interface"} {
+		if strings.Contains(reason, no) {
+			return false
+		}
+	}
+	return true
+}
+
+// drive is the original's exploration for s and the subject whose method the tests call: s
+// itself when a test can drive its method, else the first of its entry points whose inputs
+// entered it (entryEnough of them, else the one with the most). A method whose entry points
+// all fail gives an *UnsupportedError that says which and why.
+func (a *Agent) drive(ctx context.Context, s *agent.Subject) (*agent.Subject, *original, error) {
+	orig, err := a.originalFor(ctx, s, nil)
+	var ue *UnsupportedError
+	if err == nil || !errors.As(err, &ue) || !throughEntry(ue.Reason) {
+		return s, orig, err
+	}
+	f := s.Parsed
+	if f == nil || !slices.Equal(f.Source(), s.Source) {
+		if f, err = javaparse.Parse(s.Source); err != nil {
+			return nil, nil, ue
+		}
+	}
+	at := probeOffset(f, s.Method)
+	entries := entryPoints(f, s.Method)
+	if at < 0 || len(entries) == 0 {
+		return nil, nil, &UnsupportedError{Method: methodID(s), Reason: ue.Reason + ", and no method or constructor of its file that a test can call reaches it"}
+	}
+	var (
+		best      *original
+		bestS     *agent.Subject
+		failures  []string
+		bestCount int
+	)
+	for _, e := range entries {
+		es := *s
+		es.Method = e
+		es.Context = f.Context(e)
+		o, err := a.originalFor(ctx, &es, &entryPoint{target: s.Method, entry: e, probeAt: at})
+		var eue *UnsupportedError
+		switch {
+		case errors.As(err, &eue):
+			failures = append(failures, entryName(e)+" cannot be driven ("+eue.Reason+")")
+			continue
+		case err != nil:
+			return nil, nil, err
+		}
+		a.log.Debug("offline: entry point", zap.String("target", methodID(s)), zap.String("entry", entryName(e)),
+			zap.Int("entered", len(o.records)), zap.Int("missed", o.missed))
+		if len(o.records) == 0 {
+			failures = append(failures, entryName(e)+" "+o.notEntered())
+			continue
+		}
+		if len(o.records) > bestCount {
+			best, bestS, bestCount = o, &es, len(o.records)
+		}
+		if bestCount >= entryEnough {
+			break
+		}
+	}
+	if best == nil {
+		return nil, nil, &UnsupportedError{Method: methodID(s), Reason: ue.Reason + "; none of its entry points ran it: " + strings.Join(failures, "; ")}
+	}
+	return bestS, best, nil
+}
+
+// entryName names an entry point as a test calls it: Outer.parse(String), new Outer(int).
+func entryName(m *javaparse.Method) string {
+	var ps []string
+	for _, p := range m.Params {
+		ps = append(ps, p.Type)
+	}
+	name := strings.Join(m.ClassPath, ".")
+	if m.Kind == javaparse.KindConstructor {
+		return "new " + name + "(" + strings.Join(ps, ", ") + ")"
+	}
+	return name + "." + m.Name + "(" + strings.Join(ps, ", ") + ")"
+}
+
+// notEntered says why an entry point's exploration left no input that entered the target.
+func (o *original) notEntered() string {
+	if o.missed > 0 {
+		return fmt.Sprintf("did not enter it on any of %s it ran", inputsText(o.inputs))
+	}
+	return "entered it, but " + strings.TrimPrefix(o.noStableInput().Why, "the search ")
+}
+
+// entryLiterals are the target's literals, then the entry point's: the target's are the
+// boundaries that tell its outcomes apart.
+func entryLiterals(f *javaparse.File, lits literals, target *javaparse.Method) literals {
+	out := scanLiterals(f, target.StartByte, target.EndByte)
+	for _, v := range lits.ints {
+		if !slices.Contains(out.ints, v) && len(out.ints) < maxLiterals {
+			out.ints = append(out.ints, v)
+		}
+	}
+	for _, v := range lits.doubles {
+		if !slices.Contains(out.doubles, v) && len(out.doubles) < maxLiterals {
+			out.doubles = append(out.doubles, v)
+		}
+	}
+	for _, v := range lits.strings {
+		if !slices.Contains(out.strings, v) && len(out.strings) < maxLiterals {
+			out.strings = append(out.strings, v)
+		}
+	}
+	for _, r := range lits.chars {
+		if !strings.ContainsRune(out.chars, r) {
+			out.chars += string(r)
+		}
+	}
+	return out
+}
+
+// qualified is a class's binary name in pkg.
+func qualified(pkg, class string) string {
+	if pkg == "" {
+		return class
+	}
+	return pkg + "." + class
+}
+
+// probedMutant is the mutant's text as the explorer runs it: with the entry probe where the
+// original has it (shifted by the change when the change comes before it) when via is set.
+func probedMutant(src, mutated []byte, via *entryPoint) []byte {
+	if via == nil {
+		return mutated
+	}
+	at := via.probeAt
+	pre := 0
+	for pre < len(src) && pre < len(mutated) && src[pre] == mutated[pre] {
+		pre++
+	}
+	if pre < at {
+		at += len(mutated) - len(src)
+	}
+	return withEntryProbe(mutated, at)
+}
