@@ -106,11 +106,28 @@
 // The explorations of the original and the infection counts are kept in one cache (cache.go)
 // keyed by the source's hash, bounded by entries and bytes (Options.CacheEntries and
 // CacheBytes), least recently used out first: a warm project's agent stops growing at them.
-// Methods the explorer cannot drive (private methods, methods of anonymous or local classes,
-// interface-typed parameters with no implementation or lambda, receivers without an accessible
-// constructor or factory, abstract receivers with neither an implementation nor a possible
-// minimal subclass) give an *UnsupportedError, never fake tests; when a request gives no
-// test, its answer says why in one sentence (agent.Explainer: ExplainedInitialSuite and
+// A method a test cannot call directly (private; of a private, inner, local or anonymous class;
+// whose receiver or arguments the explorer cannot make) is driven through its entry points
+// (entry.go): the methods and constructors of its file that a test in its package can call and
+// whose bodies reach it by name, directly or through other methods of the file (a nested class's
+// method also through those that make its class, an anonymous class's through the method that
+// declares it); those whose calls can vary first (a static method or constructor without
+// parameters runs one input), then the nearest, then the simplest parameters; at most three. A
+// probe (AdverTestEntryProbe, appended to the source like the site probe, its call inserted at
+// the start of the target's body on the same line, after a constructor's this(...) or
+// super(...)) counts the entries per input through the explorer's probe field; an input whose
+// call did not enter the target is dropped from the original's records, so only inputs that ran
+// it count. The entry point is explored as the method called (the first with ten usable inputs,
+// else the one with the most); the tests call it and are named after it, the mutants stay the
+// target's (the mutant is explored with the probe too), and the initial suite chooses by the
+// target's coverage. A generated test that calls or makes anything through reflection is
+// dropped (noreflect.go); the one reflective read kept is the renderer's own read of a
+// receiver's field. Methods the explorer still cannot drive (no body, abstract, a default method
+// of an interface, an abstract receiver with neither an implementation nor a possible minimal
+// subclass, and no entry point that reaches them) give an *UnsupportedError, never fake
+// tests: when every entry point fails, it names each and why (never entered on N inputs, could
+// not be driven) in one sentence; when a request gives no test, its answer says why in one
+// sentence (agent.Explainer: ExplainedInitialSuite and
 // ExplainedKillMutant return the evidence with the tests, why.go), and the game puts it in the
 // report's warnings. When no input tells a mutant apart, the agent also probes the mutated
 // expression in the original and the mutant (infect.go) and gives the counts (inputs that

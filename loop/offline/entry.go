@@ -284,9 +284,15 @@ func paramCost(m *javaparse.Method) int {
 	return cost
 }
 
+// fixed reports whether every call of m is the same: a static method or a constructor without
+// parameters (one input, whatever the search tries).
+func fixed(m *javaparse.Method) bool {
+	return len(m.Params) == 0 && (m.Static || m.Kind == javaparse.KindConstructor)
+}
+
 // entryPoints are the methods and constructors of target's file that a test in the package
-// can call and that reach target by name, nearest first, then by the simplicity of their
-// parameters; at most maxEntries. A method of a nested class is also reached by those that
+// can call and that reach target by name: those whose calls can vary first, then the nearest,
+// then by the simplicity of their parameters; at most maxEntries. A method of a nested class is also reached by those that
 // make its class (new Nested(...)): what they return a test then uses, or what they do with it;
 // one of an anonymous or local class by the method that declares it.
 func entryPoints(f *javaparse.File, target *javaparse.Method) []*javaparse.Method {
@@ -340,6 +346,10 @@ func entryPoints(f *javaparse.File, target *javaparse.Method) []*javaparse.Metho
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
+		// a static method or constructor without parameters runs one input: last
+		if fixed(a) != fixed(b) {
+			return !fixed(a)
+		}
 		if depth[a] != depth[b] {
 			return depth[a] < depth[b]
 		}

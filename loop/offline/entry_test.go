@@ -1,11 +1,14 @@
 package offline
 
 import (
+	"context"
 	"errors"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"go.uber.org/zap"
 
 	"github.com/advertest/advertest-lsp/javaparse"
 )
@@ -57,7 +60,8 @@ public class Outer {
 	for _, e := range entryPoints(f, f.FindMethods("leaf")[0]) {
 		got = append(got, entryName(e))
 	}
-	want := []string{"new Outer(int)", "new Outer()", "Outer.api(int)"}
+	// Outer() runs one input only: last, though nearer than api
+	want := []string{"new Outer(int)", "Outer.api(int)", "new Outer()"}
 	if strings.Join(got, "; ") != strings.Join(want, "; ") {
 		t.Errorf("entry points = %v, want %v", got, want)
 	}
@@ -222,4 +226,18 @@ func TestOnlyInputsThatEnterCount(t *testing.T) {
 		t.Errorf("never: %s", ue.Reason)
 	}
 	t.Logf("never: %s", err)
+}
+
+// TestOneUncompilableTestIsDropped: a batch of one generated test that does not compile loses
+// that test, as a larger batch would, instead of failing the request (an entry point's
+// argument the renderer wrote wrong made `advertest run` fail on MatrixUtils).
+func TestOneUncompilableTestIsDropped(t *testing.T) {
+	a := &Agent{log: zap.NewNop()}
+	run := func([]rendered, []candidate) ([]int, error) {
+		return nil, &testsCompileError{msgs: []string{"11: incompatible types"}}
+	}
+	got, err := a.dropAndRetry(context.Background(), nil, "p", []rendered{{name: "t"}}, []candidate{{}}, run)
+	if err != nil || len(got) != 0 {
+		t.Errorf("dropAndRetry = %v, %v; want no test and no error", got, err)
+	}
 }

@@ -31,8 +31,13 @@ func (a *Agent) verify(ctx context.Context, s *agent.Subject, pkg string, mutate
 func (a *Agent) dropAndRetry(ctx context.Context, s *agent.Subject, pkg string, tests []rendered, cands []candidate, run func([]rendered, []candidate) ([]int, error)) ([]int, error) {
 	got, err := run(tests, cands)
 	var tce *testsCompileError
-	if !errors.As(err, &tce) || len(tests) < 2 {
+	if !errors.As(err, &tce) {
 		return got, err
+	}
+	if len(tests) < 2 {
+		// the one test does not compile: it is dropped, as it would be from a larger batch
+		a.log.Warn("offline: dropped a generated test that does not compile", zap.Error(err))
+		return nil, nil
 	}
 	keep, err := a.compilable(ctx, s, pkg, tests)
 	if err != nil || len(keep) == 0 {
