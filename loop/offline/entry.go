@@ -408,9 +408,14 @@ func (a *Agent) drive(ctx context.Context, s *agent.Subject) (*agent.Subject, *o
 		es.Context = f.Context(e)
 		o, err := a.originalFor(ctx, &es, &entryPoint{target: s.Method, entry: e, probeAt: at})
 		var eue *UnsupportedError
+		var ce *compileError
 		switch {
 		case errors.As(err, &eue):
 			failures = append(failures, entryName(e)+" cannot be driven ("+eue.Reason+")")
+			continue
+		case errors.As(err, &ce):
+			// the probe's call where the target's body starts did not compile there
+			failures = append(failures, entryName(e)+" cannot be driven (the source with the entry probe "+strings.TrimPrefix(ce.Error(), "offline: ")+")")
 			continue
 		case err != nil:
 			return nil, nil, err
