@@ -188,8 +188,8 @@ final class Abstracts {
             ctors.sort((a, b) -> a.getParameterCount() != b.getParameterCount() ? a.getParameterCount() - b.getParameterCount()
                 : a.toGenericString().compareTo(b.toGenericString()));
         }
-        Map<String, Method> abstracts = abstractMethods(c);
-        String pkg = Access.packageOf(c);
+        List<Needed> abstracts = abstractMethods(c);
+        String pkg = access.testPackage;
         StringBuilder sb = new StringBuilder();
         sb.append("    /** A minimal ").append(c.isInterface() ? "implementation" : "subclass").append(" of ").append(c.getSimpleName())
             .append(": the smallest receiver for its concrete methods; every abstract method returns a default value. */\n");
@@ -199,16 +199,17 @@ final class Abstracts {
             sb.append("        ").append(name).append('(').append(params(k.getParameterTypes(), pkg)).append(')').append(throwsClause(k, pkg))
                 .append(" {\n            super(").append(argNames(k.getParameterCount())).append(");\n        }\n\n");
         }
-        for (Method m : abstracts.values()) {
+        for (Needed n : abstracts) {
+            Method m = n.decl;
             int mods = m.getModifiers();
-            if (!Modifier.isPublic(mods) && !Modifier.isProtected(mods) && !Access.packageOf(m.getDeclaringClass()).equals(pkg)) {
+            if (!n.isPublic && !Modifier.isProtected(mods) && !Access.packageOf(m.getDeclaringClass()).equals(pkg)) {
                 why[0] = "its abstract method " + m.getName() + " is package-private in " + Access.packageOf(m.getDeclaringClass());
                 return null;
             }
-            String acc = Modifier.isPublic(mods) ? "public " : Modifier.isProtected(mods) ? "protected " : "";
-            sb.append("        @Override\n        ").append(acc).append(qualified(m.getReturnType(), pkg)).append(' ').append(m.getName())
-                .append('(').append(params(m.getParameterTypes(), pkg)).append(") {\n");
-            String v = defaultValue(m.getReturnType(), pkg);
+            String acc = n.isPublic ? "public " : Modifier.isProtected(mods) ? "protected " : "";
+            sb.append("        @Override\n        ").append(acc).append(qualified(n.ret, pkg)).append(' ').append(m.getName())
+                .append('(').append(params(n.params, pkg)).append(") {\n");
+            String v = defaultValue(n.ret, pkg);
             sb.append(v == null ? "        }\n\n" : "            return " + v + ";\n        }\n\n");
         }
         String out = sb.toString();
@@ -232,49 +233,170 @@ final class Abstracts {
         }
     }
 
-    /** The abstract methods a concrete subclass of c must implement, by erased signature, in a fixed order. */
-    static Map<String, Method> abstractMethods(Class<?> c) {
-        Map<String, Method> concrete = new LinkedHashMap<>();
-        Map<String, Method> abstracts = new java.util.TreeMap<>();
+    /** An abstract method the minimal subclass implements, its types as the subclass sees them. */
+    static final class Needed {
+        final Method decl;
+        final Class<?> ret;
+        final Class<?>[] params;
+        final boolean isPublic;
+
+        Needed(Method decl, Class<?> ret, Class<?>[] params, boolean isPublic) {
+            this.decl = decl;
+            this.ret = ret;
+            this.params = params;
+            this.isPublic = isPublic;
+        }
+    }
+
+    /**
+     * The abstract methods a concrete subclass of c must implement, in a fixed order (by
+     * name and erased parameters): a class's nearest declaration of a signature decides
+     * (concrete, or a bridge javac wrote for it: implemented); else the interfaces' most
+     * specific declarations (those no sub-interface redeclares): one default implements it,
+     * anything else needs an implementation, with the most specific return type among them.
+     * Types are resolved through c's type arguments (Solver extends Base<Function>: a FUNC
+     * parameter is a Function), or erased when c itself is generic (the subclass extends it raw).
+     */
+    static List<Needed> abstractMethods(Class<?> c) {
+        Map<java.lang.reflect.TypeVariable<?>, java.lang.reflect.Type> env = new java.util.HashMap<>();
+        boolean raw = c.getTypeParameters().length > 0;
+        if (!raw) {
+            bind(c, env, new java.util.HashSet<>());
+        }
+        Map<String, Method> nearest = new LinkedHashMap<>();
         List<Class<?>> interfaces = new ArrayList<>();
-        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
-            for (Method m : k.getDeclaredMethods()) {
-                if (m.isSynthetic() || m.isBridge() || Modifier.isStatic(m.getModifiers()) || Modifier.isPrivate(m.getModifiers())) {
-                    continue;
-                }
-                String sig = m.getName() + Arrays.toString(m.getParameterTypes());
-                if (Modifier.isAbstract(m.getModifiers())) {
-                    if (!concrete.containsKey(sig)) {
-                        abstracts.putIfAbsent(sig, m);
+        if (c.isInterface()) {
+            interfaces.add(c);
+        }
+        // an interface's implementation extends Object, whose public methods implement an
+        // interface's abstract equals, hashCode and toString
+        for (Class<?> k = c; k != null; k = k.isInterface() ? Object.class : k.getSuperclass()) {
+            if (!k.isInterface()) {
+                for (Method m : k.getDeclaredMethods()) {
+                    if (m.isSynthetic() && !m.isBridge() || Modifier.isStatic(m.getModifiers()) || Modifier.isPrivate(m.getModifiers())) {
+                        continue;
                     }
-                } else {
-                    concrete.putIfAbsent(sig, m);
+                    String sig = m.getName() + Arrays.toString(m.getParameterTypes());
+                    Method had = nearest.get(sig);
+                    if (had == null || had.getDeclaringClass() == k && had.isBridge() && !m.isBridge()) {
+                        nearest.put(sig, m);
+                    }
                 }
             }
             collectInterfaces(k, interfaces);
         }
-        if (c.isInterface()) {
-            collectInterfaces(c, interfaces);
-            interfaces.add(0, c);
-        }
-        // interface methods: a default anywhere, or a class's method, implements them
+        Map<String, List<Method>> fromInterfaces = new java.util.TreeMap<>();
         for (Class<?> i : interfaces) {
             for (Method m : i.getDeclaredMethods()) {
-                if (m.isDefault()) {
-                    concrete.putIfAbsent(m.getName() + Arrays.toString(m.getParameterTypes()), m);
+                if (!m.isSynthetic() && !m.isBridge() && !Modifier.isStatic(m.getModifiers()) && !Modifier.isPrivate(m.getModifiers())) {
+                    fromInterfaces.computeIfAbsent(m.getName() + Arrays.toString(m.getParameterTypes()), x -> new ArrayList<>()).add(m);
                 }
             }
         }
-        for (Class<?> i : interfaces) {
-            for (Method m : i.getDeclaredMethods()) {
-                String sig = m.getName() + Arrays.toString(m.getParameterTypes());
-                if (Modifier.isAbstract(m.getModifiers()) && !m.isDefault() && !concrete.containsKey(sig) && !Lambdas.objectMethod(m) /* equals, hashCode, toString: Object implements them */) {
-                    abstracts.putIfAbsent(sig, m);
-                }
+        Map<String, Needed> out = new java.util.TreeMap<>();
+        for (Map.Entry<String, Method> e : nearest.entrySet()) {
+            Method m = e.getValue();
+            // Object's protected clone() does not implement an interface's public clone()
+            boolean weaker = !Modifier.isPublic(m.getModifiers()) && fromInterfaces.containsKey(e.getKey());
+            if (Modifier.isAbstract(m.getModifiers()) || weaker) {
+                List<Method> decls = new ArrayList<>();
+                decls.add(m);
+                decls.addAll(fromInterfaces.getOrDefault(e.getKey(), new ArrayList<>()));
+                out.put(e.getKey(), needed(decls, env, raw, Modifier.isPublic(m.getModifiers()) || fromInterfaces.containsKey(e.getKey())));
             }
         }
-        abstracts.keySet().removeAll(concrete.keySet());
-        return abstracts;
+        for (Map.Entry<String, List<Method>> e : fromInterfaces.entrySet()) {
+            if (nearest.containsKey(e.getKey())) {
+                continue; // a class declares it: decided above
+            }
+            List<Method> specific = new ArrayList<>();
+            for (Method m : e.getValue()) {
+                boolean redeclared = false;
+                for (Method o : e.getValue()) {
+                    redeclared |= o != m && m.getDeclaringClass() != o.getDeclaringClass() && m.getDeclaringClass().isAssignableFrom(o.getDeclaringClass());
+                }
+                if (!redeclared) {
+                    specific.add(m);
+                }
+            }
+            if (specific.size() == 1 && specific.get(0).isDefault()) {
+                continue;
+            }
+            out.put(e.getKey(), needed(specific, env, raw, true));
+        }
+        return new ArrayList<>(out.values());
+    }
+
+    /** The method to write for the declarations decls of one signature: the most specific return type among theirs. */
+    private static Needed needed(List<Method> decls, Map<java.lang.reflect.TypeVariable<?>, java.lang.reflect.Type> env, boolean raw, boolean isPublic) {
+        Method first = decls.get(0);
+        Class<?> ret = raw ? first.getReturnType() : resolve(first.getGenericReturnType(), env, 0);
+        for (Method m : decls) {
+            Class<?> r = raw ? m.getReturnType() : resolve(m.getGenericReturnType(), env, 0);
+            if (ret.isAssignableFrom(r)) {
+                ret = r;
+            }
+        }
+        Class<?>[] params = first.getParameterTypes().clone();
+        if (!raw) {
+            java.lang.reflect.Type[] gs = first.getGenericParameterTypes();
+            for (int i = 0; i < params.length && gs.length == params.length; i++) {
+                params[i] = resolve(gs[i], env, 0);
+            }
+        }
+        return new Needed(first, ret, params, isPublic);
+    }
+
+    /** Binds the type parameters of t's generic supertypes to their arguments, transitively. */
+    private static void bind(java.lang.reflect.Type t, Map<java.lang.reflect.TypeVariable<?>, java.lang.reflect.Type> env, java.util.Set<Class<?>> seen) {
+        Class<?> k;
+        if (t instanceof java.lang.reflect.ParameterizedType) {
+            java.lang.reflect.ParameterizedType p = (java.lang.reflect.ParameterizedType) t;
+            k = (Class<?>) p.getRawType();
+            java.lang.reflect.TypeVariable<?>[] vs = k.getTypeParameters();
+            java.lang.reflect.Type[] as = p.getActualTypeArguments();
+            for (int i = 0; i < vs.length && i < as.length; i++) {
+                env.putIfAbsent(vs[i], as[i]);
+            }
+        } else if (t instanceof Class) {
+            k = (Class<?>) t;
+        } else {
+            return;
+        }
+        if (!seen.add(k)) {
+            return;
+        }
+        if (k.getGenericSuperclass() != null) {
+            bind(k.getGenericSuperclass(), env, seen);
+        }
+        for (java.lang.reflect.Type i : k.getGenericInterfaces()) {
+            bind(i, env, seen);
+        }
+    }
+
+    /** The class a type stands for in the subclass: type variables through env, else their bound's erasure. */
+    private static Class<?> resolve(java.lang.reflect.Type t, Map<java.lang.reflect.TypeVariable<?>, java.lang.reflect.Type> env, int depth) {
+        if (depth > 16) {
+            return Object.class;
+        }
+        if (t instanceof Class) {
+            return (Class<?>) t;
+        }
+        if (t instanceof java.lang.reflect.ParameterizedType) {
+            return (Class<?>) ((java.lang.reflect.ParameterizedType) t).getRawType();
+        }
+        if (t instanceof java.lang.reflect.GenericArrayType) {
+            Class<?> comp = resolve(((java.lang.reflect.GenericArrayType) t).getGenericComponentType(), env, depth + 1);
+            return java.lang.reflect.Array.newInstance(comp, 0).getClass();
+        }
+        if (t instanceof java.lang.reflect.WildcardType) {
+            return resolve(((java.lang.reflect.WildcardType) t).getUpperBounds()[0], env, depth + 1);
+        }
+        if (t instanceof java.lang.reflect.TypeVariable) {
+            java.lang.reflect.Type bound = env.get(t);
+            return resolve(bound != null ? bound : ((java.lang.reflect.TypeVariable<?>) t).getBounds()[0], env, depth + 1);
+        }
+        return Object.class;
     }
 
     private static void collectInterfaces(Class<?> k, List<Class<?>> out) {
@@ -349,8 +471,20 @@ final class Abstracts {
         if (t == char.class) {
             return "'\\0'";
         }
+        if (t == int.class) {
+            return "0";
+        }
+        if (t == long.class) {
+            return "0L";
+        }
+        if (t == double.class) {
+            return "0.0";
+        }
+        if (t == float.class) {
+            return "0f";
+        }
         if (t.isPrimitive()) {
-            return "(" + t.getName() + ") 0";
+            return "(" + t.getName() + ") 0"; // short, byte
         }
         if (t == String.class || t == CharSequence.class) {
             return "\"\"";

@@ -40,8 +40,7 @@ final class Lambdas {
         return found == null || found.getTypeParameters().length > 0 ? null : found;
     }
 
-    /** Whether m is one of Object's public methods (an interface's abstract equals, hashCode, toString). */
-    static boolean objectMethod(Method m) {
+    private static boolean objectMethod(Method m) {
         try {
             Object.class.getMethod(m.getName(), m.getParameterTypes());
             return true;
