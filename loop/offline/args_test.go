@@ -89,6 +89,7 @@ func TestRealArgumentTypes(t *testing.T) {
 		{"sum", []string{"Arrays.<double[]>asList(", "Collections.<double[]>emptyIterator()"}},
 		{"atLeast", []string{"Args.atLeast("}},
 		{"appends", []string{"StandardOpenOption.APPEND"}},
+		{"isSet", []string{"(Args.Strict) null"}},
 	} {
 		t.Run(c.method, func(t *testing.T) {
 			s := renderFixture(t, proj, "Args", c.method, "")

@@ -197,10 +197,26 @@ abstract class Gen {
                 sb.append("<>");
             }
             sb.append('(');
+            Class<?>[] ps = ctor.getParameterTypes();
+            boolean cast = ps.length == args.size() && sameArity(ctor);
             for (int i = 0; i < args.size(); i++) {
-                sb.append(i == 0 ? "" : ", ").append(args.get(i).expr(names));
+                sb.append(i == 0 ? "" : ", ");
+                if (cast && args.get(i) == NULL && !ps[i].isPrimitive()) {
+                    // another constructor takes as many arguments: a bare null may be ambiguous
+                    sb.append('(').append(names.erased(ps[i])).append(") ");
+                }
+                sb.append(args.get(i).expr(names));
             }
             return sb.append(')').toString();
+        }
+
+        private static boolean sameArity(Constructor<?> k) {
+            for (Constructor<?> o : k.getDeclaringClass().getDeclaredConstructors()) {
+                if (!o.equals(k) && o.getParameterCount() == k.getParameterCount()) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         String token() {

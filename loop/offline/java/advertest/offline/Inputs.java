@@ -737,6 +737,22 @@ final class Inputs {
                 continue;
             }
             typical.add(new NewGen(k, typ));
+            // the same with null for the project's own classes among the parameters: a record
+            // that keeps its parser (CSVRecord(CSVParser, String[], ...)) is made without one,
+            // where every parser the pool makes throws before the call
+            List<Gen> withoutProject = new ArrayList<>(typ);
+            boolean nulled = false;
+            Type[] pts = k.getGenericParameterTypes();
+            for (int i = 0; i < pts.length; i++) {
+                Class<?> pc = Types.raw(pts[i]);
+                if (pc.getClassLoader() == c.getClassLoader() && pc.getClassLoader() != null && !pc.isEnum() && !pc.isArray()) {
+                    withoutProject.set(i, Gen.NULL);
+                    nulled = true;
+                }
+            }
+            if (nulled) {
+                typical.add(new NewGen(k, withoutProject));
+            }
             for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 3)) {
                 simplest.add(new NewGen(k, Combinations.pick(pools, idx)));
             }
