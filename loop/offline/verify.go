@@ -34,6 +34,14 @@ func (a *Agent) dropAndRetry(ctx context.Context, s *agent.Subject, pkg string, 
 	if !errors.As(err, &tce) {
 		return got, err
 	}
+	if declareThrows(tests, tce) {
+		// an argument's constructor or factory throws a checked exception the method does not
+		// declare (new CSVParser(reader, format) throws IOException): the tests (the caller's,
+		// which it keeps by index) say throws Exception and run again, before anything is dropped
+		if got, err = run(tests, cands); !errors.As(err, &tce) {
+			return got, err
+		}
+	}
 	if len(tests) < 2 {
 		// the one test does not compile: it is dropped, as it would be from a larger batch
 		a.log.Warn("offline: dropped a generated test that does not compile", zap.Error(err))
@@ -54,6 +62,29 @@ func (a *Agent) dropAndRetry(ctx context.Context, s *agent.Subject, pkg string, 
 		got[k] = keep[i]
 	}
 	return got, err
+}
+
+// declareThrows answers a batch that does not compile for an unreported checked exception:
+// each of its tests that lacks it declares `throws Exception`, in place (the caller keeps the
+// tests that pass by index). It reports whether it changed any; it changes none when the errors
+// say something else.
+func declareThrows(tests []rendered, tce *testsCompileError) bool {
+	unreported := false
+	for _, m := range tce.msgs {
+		unreported = unreported || strings.Contains(m, "unreported exception")
+	}
+	if !unreported {
+		return false
+	}
+	changed := false
+	for i, t := range tests {
+		head, rest, found := strings.Cut(t.source, "() {\n")
+		if found && !strings.Contains(head, " throws ") && strings.Contains(head, "void "+t.name) {
+			tests[i].source = head + "() throws Exception {\n" + rest
+			changed = true
+		}
+	}
+	return changed
 }
 
 // testsCompileError is a batch of generated tests that does not compile.
