@@ -9,9 +9,10 @@ import (
 )
 
 // TestAbstractReceivers: a concrete method of an abstract class runs on the project's own
-// subclass (Meter.Kilo), or, with none, on a generated minimal subclass nested in the test
-// class (Gauge, with a protected constructor and abstract methods; Ledger, whose generic
-// interfaces' methods it implements with their type arguments); an interface's default
+// subclass (Meter.Kilo; Shelf.Words, whose type argument String the K argument takes), or,
+// with none, on a generated minimal subclass nested in the test class (Gauge, with a protected
+// constructor and abstract methods; Ledger, whose generic interfaces' methods it implements
+// with their type arguments); an interface's default
 // method on a minimal implementation (Pricing). Each kept test uses no reflection, compiles
 // and passes on the original, and fails on a mutant of the method's own body. A class that
 // neither makes (Tone: private constructor, private subclass) runs on its public constant.
@@ -24,6 +25,7 @@ func TestAbstractReceivers(t *testing.T) {
 		{"Meter", "add", "n = 100;", "n = 10;", "Meter meter = new Meter.Kilo();"},
 		{"Gauge", "scaled", "if (raw < 0) {", "if (raw < -1) {", "Gauge gauge = new MinimalGauge(3);"},
 		{"Pricing", "total", "if (qty > 10) {", "if (qty > 11) {", "Pricing pricing = new MinimalPricing();"},
+		{"Shelf", "slots", "if (w > 3) {", "if (w > 4) {", "Shelf shelf = new Shelf.Words();"},
 		{"Ledger", "weight", "return -1;", "return 1;", "Ledger ledger = new MinimalLedger();"},
 		{"Tone", "boosted", "return 50;", "return 51;", "Tone tone = Tone.LOUD;"},
 	} {

@@ -103,6 +103,71 @@ final class Abstracts {
             + implsTried + ") and no minimal subclass can be written: " + (source == null ? why[0] : "its constructors take arguments it cannot make"));
     }
 
+    /**
+     * ptypes with each of c's own type parameters replaced by the class every receiver's class
+     * binds it to (PatriciaTrie extends AbstractPatriciaTrie<String, V>: AbstractBitwiseTrie's
+     * K is String), so that its arguments are of a type the receiver takes; ptypes itself when
+     * c is not abstract, or the receivers disagree or leave a parameter open.
+     */
+    static java.lang.reflect.Type[] bound(Class<?> c, List<Input.Receiver> receivers, java.lang.reflect.Type[] ptypes) {
+        java.lang.reflect.Type[] out = ptypes.clone();
+        if (!(c.isInterface() || Modifier.isAbstract(c.getModifiers())) || c.getTypeParameters().length == 0 || receivers == null) {
+            return out;
+        }
+        for (int i = 0; i < ptypes.length; i++) {
+            if (!(ptypes[i] instanceof java.lang.reflect.TypeVariable) || ((java.lang.reflect.TypeVariable<?>) ptypes[i]).getGenericDeclaration() != c) {
+                continue;
+            }
+            Class<?> agreed = null;
+            for (Input.Receiver r : receivers) {
+                Class<?> k = madeClass(r.make);
+                Class<?> b = null;
+                if (k != null) {
+                    Map<java.lang.reflect.TypeVariable<?>, java.lang.reflect.Type> env = new java.util.HashMap<>();
+                    bind(k, env, new java.util.HashSet<>());
+                    b = boundClass(ptypes[i], env, 0);
+                }
+                if (b == null || agreed != null && agreed != b) {
+                    agreed = null;
+                    break;
+                }
+                agreed = b;
+            }
+            if (agreed != null) {
+                out[i] = agreed;
+            }
+        }
+        return out;
+    }
+
+    /** The class a receiver's maker makes, as declared; null when unknown. */
+    private static Class<?> madeClass(Gen g) {
+        if (g instanceof Gen.NewGen) {
+            return ((Gen.NewGen) g).ctor.getDeclaringClass();
+        }
+        if (g instanceof Gen.FactoryGen) {
+            return ((Gen.FactoryGen) g).factory.getReturnType();
+        }
+        return null;
+    }
+
+    /** The class env binds the type variable t to, through other variables; null when it stays open. */
+    private static Class<?> boundClass(java.lang.reflect.Type t, Map<java.lang.reflect.TypeVariable<?>, java.lang.reflect.Type> env, int depth) {
+        if (depth > 16) {
+            return null;
+        }
+        if (t instanceof Class) {
+            return (Class<?>) t;
+        }
+        if (t instanceof java.lang.reflect.ParameterizedType) {
+            return (Class<?>) ((java.lang.reflect.ParameterizedType) t).getRawType();
+        }
+        if (t instanceof java.lang.reflect.TypeVariable && env.containsKey(t)) {
+            return boundClass(env.get(t), env, depth + 1);
+        }
+        return null;
+    }
+
     /** Whether k, or a class between it and c, overrides target (the call would not run c's body). */
     static boolean overrides(Class<?> k, Class<?> c, Executable target) {
         for (Class<?> x = k; x != null && x != c; x = x.getSuperclass()) {

@@ -195,6 +195,15 @@ public final class Explorer {
             boolean instance = target instanceof Method && !Modifier.isStatic(target.getModifiers());
             if (instance) {
                 receivers = gen.receivers(c, target);
+                // the implementations an abstract receiver is made of bind its type parameters
+                // (PatriciaTrie: AbstractBitwiseTrie's K is String): its arguments take that type
+                Type[] bound = Abstracts.bound(c, receivers, ptypes);
+                for (int i = 0; i < ptypes.length; i++) {
+                    if (bound[i] != ptypes[i]) {
+                        pools.set(i, gen.pool(bound[i], 2));
+                    }
+                }
+                ptypes = bound;
             } else if (target instanceof Constructor && (Modifier.isAbstract(c.getModifiers()) || !access.classAccessible(c))) {
                 throw new Unsupported("the constructor's class cannot be instantiated from a test");
             }
