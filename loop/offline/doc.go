@@ -111,7 +111,8 @@
 // (entry.go): the methods and constructors of its file that a test in its package can call and
 // whose bodies reach it by name, directly or through other methods of the file (a nested class's
 // method also through those that make its class, an anonymous class's through the method that
-// declares it); those whose calls can vary first (a static method or constructor without
+// declares it, one called by a class's field initialisers through the methods that first use
+// a static member of that class); those whose calls can vary first (a static method or constructor without
 // parameters runs one input), then the nearest, then the simplest parameters; at most three. A
 // probe (AdverTestEntryProbe, appended to the source like the site probe, its call inserted at
 // the start of the target's body on the same line, after a constructor's this(...) or

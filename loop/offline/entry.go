@@ -111,7 +111,7 @@ func probeOffset(f *javaparse.File, target *javaparse.Method) int {
 type fileClass struct {
 	kind                     string // class, interface, enum, record, annotation
 	private, static, abstrac bool
-	local                    bool // declared in a method or an anonymous class
+	start, end               int // the declaration's bytes
 }
 
 // fileClasses are the file's type declarations by binary path (javaparse's ClassPath joined by
@@ -138,7 +138,7 @@ func fileClasses(f *javaparse.File) map[string]fileClass {
 				if kind == "annotation_type" {
 					kind = "annotation"
 				}
-				fc := fileClass{kind: kind}
+				fc := fileClass{kind: kind, start: int(c.StartByte()), end: int(c.EndByte())}
 				if mods := javaparse.FirstChildOfType(c, "modifiers"); mods != nil {
 					for _, w := range strings.Fields(mods.Content(src)) {
 						switch w {
@@ -192,10 +192,14 @@ func callable(m *javaparse.Method, classes map[string]fileClass) bool {
 }
 
 // calleeKeys are what a method's body calls, by name: "m:name" for a method, "new:Type" for a
-// constructor (new Type(...), this(...), Type::new). A body's anonymous and local classes count
-// as the body's own: what their methods call, the method that makes them may reach.
-func calleeKeys(f *javaparse.File, methods []*javaparse.Method) map[*javaparse.Method]map[string]bool {
-	out := map[*javaparse.Method]map[string]bool{}
+// constructor (new Type(...), this(...), Type::new), "cls:Type" for a static member of a class
+// (Type.x, Type.m(): they initialise it). A body's anonymous and local classes count as the
+// body's own: what their methods call, the method that makes them may reach. What a class's
+// field initialisers and initialiser blocks call is its initialisation's, in inits by the
+// class's binary path: the first use of the class (a "cls:" key) runs them.
+func calleeKeys(f *javaparse.File, methods []*javaparse.Method, classes map[string]fileClass) (calls map[*javaparse.Method]map[string]bool, inits map[string]map[string]bool) {
+	calls = map[*javaparse.Method]map[string]bool{}
+	inits = map[string]map[string]bool{}
 	// the innermost method of a named class that holds offset
 	owner := func(offset int) *javaparse.Method {
 		var best *javaparse.Method
@@ -207,12 +211,35 @@ func calleeKeys(f *javaparse.File, methods []*javaparse.Method) map[*javaparse.M
 		}
 		return best
 	}
+	// the innermost class that holds offset, for what no method holds
+	initOf := func(offset int) string {
+		best := ""
+		for path, c := range classes {
+			if c.start <= offset && offset < c.end && (best == "" || c.start >= classes[best].start) {
+				best = path
+			}
+		}
+		return best
+	}
 	add := func(offset int, key string) {
 		if m := owner(offset); m != nil {
-			if out[m] == nil {
-				out[m] = map[string]bool{}
+			if calls[m] == nil {
+				calls[m] = map[string]bool{}
 			}
-			out[m][key] = true
+			calls[m][key] = true
+		} else if c := initOf(offset); c != "" {
+			if inits[c] == nil {
+				inits[c] = map[string]bool{}
+			}
+			inits[c][key] = true
+		}
+	}
+	// a static member's class: an identifier that names a type (by convention, capitalised)
+	classUse := func(n *sitter.Node, field string, src []byte) {
+		if o := n.ChildByFieldName(field); o != nil && o.Type() == "identifier" {
+			if name := o.Content(src); name != "" && name[0] >= 'A' && name[0] <= 'Z' {
+				add(int(n.StartByte()), "cls:"+name)
+			}
 		}
 	}
 	f.WithTree(func(root *sitter.Node, src []byte) {
@@ -220,6 +247,9 @@ func calleeKeys(f *javaparse.File, methods []*javaparse.Method) map[*javaparse.M
 			switch n.Type() {
 			case "method_invocation":
 				add(int(n.StartByte()), "m:"+javaparse.FieldText(n, "name", src))
+				classUse(n, "object", src)
+			case "field_access":
+				classUse(n, "object", src)
 			case "object_creation_expression":
 				add(int(n.StartByte()), "new:"+mutants.SimpleTypeName(javaparse.FieldText(n, "type", src)))
 			case "explicit_constructor_invocation":
@@ -242,7 +272,7 @@ func calleeKeys(f *javaparse.File, methods []*javaparse.Method) map[*javaparse.M
 			return true
 		})
 	})
-	return out
+	return calls, inits
 }
 
 // anonymousPath reports whether a class path holds an anonymous or local class (javac numbers
@@ -298,7 +328,8 @@ func fixed(m *javaparse.Method) bool {
 func entryPoints(f *javaparse.File, target *javaparse.Method) []*javaparse.Method {
 	methods := f.Methods()
 	classes := fileClasses(f)
-	calls := calleeKeys(f, methods)
+	calls, inits := calleeKeys(f, methods, classes)
+	initDone := map[string]bool{}
 	depth := map[*javaparse.Method]int{}
 	frontier := map[string]bool{methodKey(target): true}
 	// the nested classes around the target: makers of them come one step later
@@ -324,6 +355,15 @@ func entryPoints(f *javaparse.File, target *javaparse.Method) []*javaparse.Metho
 			}
 		}
 		next := map[string]bool{}
+		for c, keys := range inits {
+			for k := range keys {
+				if frontier[k] && !initDone[c] {
+					// the class's initialisation reaches it: so does the first use of the class
+					initDone[c] = true
+					next["cls:"+c[strings.LastIndexByte(c, '$')+1:]] = true
+				}
+			}
+		}
 		for _, m := range methods {
 			if m == target || depth[m] > 0 || anonymousPath(m.ClassPath) {
 				continue

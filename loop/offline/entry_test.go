@@ -52,19 +52,42 @@ public class Outer {
     public Outer(int v) { leaf(v); }
 }
 `)
+	// Outer() runs one input only: last, though nearer than api
+	checkEntryPoints(t, src, "leaf", "new Outer(int)", "Outer.api(int)", "new Outer()")
+}
+
+// checkEntryPoints checks the entry points found for method of src, in order.
+func checkEntryPoints(t *testing.T, src []byte, method string, want ...string) {
+	t.Helper()
 	f, err := javaparse.Parse(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, e := range entryPoints(f, f.FindMethods("leaf")[0]) {
+	for _, e := range entryPoints(f, f.FindMethods(method)[0]) {
 		got = append(got, entryName(e))
 	}
-	// Outer() runs one input only: last, though nearer than api
-	want := []string{"new Outer(int)", "Outer.api(int)", "new Outer()"}
 	if strings.Join(got, "; ") != strings.Join(want, "; ") {
-		t.Errorf("entry points = %v, want %v", got, want)
+		t.Errorf("entry points of %s = %v, want %v", method, got, want)
 	}
+}
+
+// TestEntryPointsThroughClassInitialisation: a private method called only by a field
+// initialiser of its class runs when the class is first used: the methods that use a static
+// member of that class reach it.
+func TestEntryPointsThroughClassInitialisation(t *testing.T) {
+	src := []byte(`package p;
+public class Formats {
+    public static String year() { return Holder.YEAR; }
+    public static String yearOf(int y) { return Holder.YEAR + y; }
+    public static String other(int y) { return "" + y; }
+    static final class Holder {
+        static final String YEAR = yearElement();
+        private static String yearElement() { return "yyyy"; }
+    }
+}
+`)
+	checkEntryPoints(t, src, "yearElement", "Formats.yearOf(int)", "Formats.year()")
 }
 
 // TestEntryProbeKeepsLines: the probe's call goes on the target's first line, after a
