@@ -494,10 +494,18 @@ func entryName(m *javaparse.Method) string {
 
 // notEntered says why an entry point's exploration left no input that entered the target.
 func (o *original) notEntered() string {
-	if o.missed > 0 {
-		return fmt.Sprintf("did not enter it on any of %s it ran", inputsText(o.inputs))
+	if o.missed == o.inputs {
+		// what the calls did instead: all thrown (a class that failed to initialise) reads
+		// otherwise than all returned (a branch the search never took)
+		var did []string
+		for _, kw := range kindWords {
+			if n := o.kinds[kw.kind]; n > 0 {
+				did = append(did, fmt.Sprintf("%d %s", n, kw.words))
+			}
+		}
+		return fmt.Sprintf("did not enter it on any of %s it ran (%s)", inputsText(o.inputs), strings.Join(did, ", "))
 	}
-	return "entered it, but " + strings.TrimPrefix(o.noStableInput().Why, "the search ")
+	return fmt.Sprintf("entered it on %s, but %s", inputsText(o.inputs-o.missed), strings.TrimPrefix(o.noStableInput().Why, "the search "))
 }
 
 // entryLiterals are the target's literals, then the entry point's: the target's are the
