@@ -99,8 +99,12 @@
 // they share for it; those still alike take an ordinal word (Second); a name has at most 60
 // characters, and the same inputs give the same names. Inputs are shrunk by choice among those
 // already run (shrink.go): a mutant's candidates are the simplest inputs it differs on, an
-// initial test's input the simplest with its outcome (fewer digits, shorter strings and arrays,
-// fewer mutator calls); no input is run again for it. The throwaway classes that run the tests
+// initial test's input the simplest with its outcome and the same kind of receiver state
+// (fewer digits, shorter strings and arrays, fewer mutator calls; each observer's value of the
+// same kind, sign and size class: a cache hit after three puts is not shrunk to one after a
+// single put); no input is run again for it. A batch that does not compile for an unreported
+// checked exception (an argument's constructor throws one) declares throws Exception and runs
+// again before any test is dropped (verify.go). The throwaway classes that run the tests
 // are named from the suite's name (agent.TestClassName, testclass.go).
 //
 // The explorations of the original and the infection counts are kept in one cache (cache.go)
