@@ -211,6 +211,16 @@ func driverSource(pkg, class string, junit int, p explorerParams, classDir strin
 	if len(p.lits.seeds) > 0 {
 		set("seeds", "new String[]{"+joinJavaStrings(p.lits.seeds)+"}")
 	}
+	if p.lits.seedChars != "" {
+		set("seedChars", javaString(p.lits.seedChars))
+	}
+	if len(p.lits.seedInts) > 0 {
+		var is []string
+		for _, v := range p.lits.seedInts {
+			is = append(is, strconv.FormatInt(v, 10)+"L")
+		}
+		set("seedInts", "new long[]{"+strings.Join(is, ", ")+"}")
+	}
 	if p.seeding {
 		set("seeding", "true")
 	}

@@ -20,8 +20,12 @@ type literals struct {
 	strings []string
 	chars   string
 	// seeds are the tokens a seeding pass saw the method compare with (seeds.go), which the
-	// explorer combines into strings (Seeds.combos); none from the method's text.
-	seeds []string
+	// explorer combines into strings (Seeds.combos), seedChars and seedInts the characters and
+	// int constants it saw compared; none from the method's text. They are kept apart from
+	// the method's own literals: the explorer puts them after the values it makes without them.
+	seeds     []string
+	seedChars string
+	seedInts  []int64
 }
 
 // maxLiterals bounds each kind, so a method full of constants keeps a small pool.

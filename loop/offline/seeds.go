@@ -28,8 +28,7 @@ type seedsLine struct {
 	SeedInts  []int64  `json:"seedInts"`
 }
 
-// Bounds on what a seeding pass adds to the literals: tokens, their length, characters and
-// ints in all.
+// Bounds on what a seeding pass adds to the literals: tokens, their length, characters, ints.
 const (
 	maxSeeds      = 16
 	maxSeedLength = 32
@@ -72,12 +71,13 @@ func (a *Agent) seedingPass(ctx context.Context, s *agent.Subject, p explorerPar
 	return seen, nil
 }
 
-// mergeSeeds adds what a seeding pass saw to the method's literals: tokens the literals do not
-// hold already (as seeds, which Inputs combines: Seeds.combos), characters, int constants; each
+// mergeSeeds adds what a seeding pass saw to the method's literals, apart from its own: tokens
+// the string literals do not hold already (as seeds, which Inputs combines: Seeds.combos),
+// characters the char literals do not hold, int constants the int literals do not hold; each
 // bounded, in the order the pass saw them, so the same pass gives the same inputs.
 func mergeSeeds(lits literals, seen seedsLine) literals {
 	out := lits
-	out.seeds = nil
+	out.seeds, out.seedChars, out.seedInts = nil, "", nil
 	for _, t := range seen.Seeds {
 		if len(out.seeds) == maxSeeds {
 			break
@@ -88,22 +88,19 @@ func mergeSeeds(lits literals, seen seedsLine) literals {
 		out.seeds = append(out.seeds, t)
 	}
 	for _, r := range seen.SeedChars {
-		if len([]rune(out.chars)) >= maxSeedChars {
+		if len([]rune(out.seedChars)) == maxSeedChars {
 			break
 		}
-		if !strings.ContainsRune(out.chars, r) {
-			out.chars += string(r)
+		if !strings.ContainsRune(lits.chars, r) && !strings.ContainsRune(out.seedChars, r) {
+			out.seedChars += string(r)
 		}
 	}
-	out.ints = slices.Clone(lits.ints)
-	added := 0
 	for _, v := range seen.SeedInts {
-		if added == maxSeedInts || len(out.ints) >= maxLiterals+maxSeedInts {
+		if len(out.seedInts) == maxSeedInts {
 			break
 		}
-		if !slices.Contains(out.ints, v) {
-			out.ints = append(out.ints, v)
-			added++
+		if !slices.Contains(lits.ints, v) && !slices.Contains(out.seedInts, v) {
+			out.seedInts = append(out.seedInts, v)
 		}
 	}
 	return out

@@ -9,7 +9,8 @@ import (
 
 // TestMergeSeedsBoundedInOrder: a seeding pass's tokens join the literals in the order seen,
 // without the ones the method's text holds, twice, empty or too long, at most maxSeeds; its
-// characters and ints are added once each, bounded too.
+// characters and ints the literals lack are added once each, bounded too, apart from the
+// method's own literals, which stay as they were.
 func TestMergeSeedsBoundedInOrder(t *testing.T) {
 	lits := literals{ints: []int64{3}, strings: []string{"lit"}, chars: ":"}
 	var many []string
@@ -28,14 +29,11 @@ func TestMergeSeedsBoundedInOrder(t *testing.T) {
 	if slices.Contains(got.seeds, "lit") || slices.Contains(got.seeds, "") {
 		t.Errorf("seeds hold a literal or an empty string: %q", got.seeds)
 	}
-	if got.chars != ":~7" {
-		t.Errorf("chars %q", got.chars)
+	if got.seedChars != "~7" || got.chars != ":" {
+		t.Errorf("chars %q, seed chars %q", got.chars, got.seedChars)
 	}
-	if want := []int64{3, 58, 126, 1, 2, 4, 5}; !slices.Equal(got.ints, want) {
-		t.Errorf("ints %v, want %v", got.ints, want)
-	}
-	if !slices.Equal(lits.ints, []int64{3}) {
-		t.Errorf("the method's literals changed: %v", lits.ints)
+	if want := []int64{58, 126, 1, 2, 4, 5}; !slices.Equal(got.seedInts, want) || !slices.Equal(got.ints, []int64{3}) {
+		t.Errorf("ints %v, seed ints %v, want %v", got.ints, got.seedInts, want)
 	}
 	if again := mergeSeeds(lits, seen); !slices.Equal(again.seeds, got.seeds) {
 		t.Errorf("the same pass gives other seeds: %q, %q", again.seeds, got.seeds)
@@ -45,9 +43,15 @@ func TestMergeSeedsBoundedInOrder(t *testing.T) {
 // TestDriverSendsSeedsAndTheSeedingSwitch: the driver hands the explorer the seeds and, for the
 // seeding pass alone, the seeding switch; the seeds line is parsed back.
 func TestDriverSendsSeedsAndTheSeedingSwitch(t *testing.T) {
-	p := explorerParams{className: "p.C", methodName: "f", lits: literals{seeds: []string{"zq:", "~wv"}}}
+	p := explorerParams{className: "p.C", methodName: "f", lits: literals{seeds: []string{"zq:", "~wv"}, seedChars: "7", seedInts: []int64{58}}}
 	d := driverSource("p", "D", 5, p, "/c", 1)
-	if !strings.Contains(d, `k.getField("seeds").set(e, new String[]{"zq:", "~wv"});`) || strings.Contains(d, `"seeding"`) {
+	for _, want := range []string{`k.getField("seeds").set(e, new String[]{"zq:", "~wv"});`, `k.getField("seedChars").set(e, "7");`,
+		`k.getField("seedInts").set(e, new long[]{58L});`} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the driver lacks %s", want)
+		}
+	}
+	if strings.Contains(d, `"seeding"`) {
 		t.Errorf("driver:\n%s", d)
 	}
 	p.seeding = true

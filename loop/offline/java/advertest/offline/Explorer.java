@@ -82,10 +82,13 @@ public final class Explorer {
     /**
      * Seeding makes this run the seeding pass (Seeds.search: the worker records the run's
      * comparisons; its output is the seeds line); seeds are the tokens an earlier seeding pass
-     * saw, the same for every later run of the method (loop/offline/seeds.go).
+     * saw, the same for every later run of the method (loop/offline/seeds.go), with the
+     * characters and int constants it saw compared.
      */
     public boolean seeding;
     public String[] seeds = new String[0];
+    public String seedChars = "";
+    public long[] seedInts = new long[0];
 
     private final ClassLoader loader;
 
@@ -123,6 +126,9 @@ public final class Explorer {
         Inputs inputs = new Inputs(ints, doubles, strings, chars, seed, access);
         inputs.minimal = minimal;
         inputs.seeds = seeds;
+        inputs.seedChars = seedChars;
+        inputs.seedInts = seedInts;
+        inputs.seedRandom = new java.util.Random(~seed);
         CallRunner runner = new CallRunner(loader, callMillis, new Observer(access));
         runner.maxAllocBytes = maxAllocBytes;
         try (Output output = new Output(out)) {

@@ -46,8 +46,16 @@ final class Inputs {
     Impls impls;
     /** The minimal subclass of an abstract receiver that Go generated into the driver (Abstracts), or null. */
     Class<?> minimal;
-    /** The tokens the seeding pass saw the method compare with (Seeds; set by Explorer). */
+    /**
+     * What the seeding pass saw the method compare with (Seeds; set by Explorer): tokens,
+     * characters, int constants. They only ever come after the values made without them, and
+     * draw on a random generator of their own, so that the inputs of an unseeded search are
+     * still there, in their order.
+     */
     String[] seeds = new String[0];
+    String seedChars = "";
+    long[] seedInts = new long[0];
+    Random seedRandom = new Random(0x5eed);
 
     Inputs(long[] ints, double[] doubles, String[] strings, String chars, long seed, Access access) {
         this.ints = ints;
@@ -75,6 +83,9 @@ final class Inputs {
         long[] later = {2, 10, 100, -100, 1000, Integer.MIN_VALUE, Integer.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE,
             Short.MIN_VALUE, Short.MAX_VALUE, Byte.MIN_VALUE, Byte.MAX_VALUE};
         for (long v : later) {
+            out.add(v);
+        }
+        for (long v : seedInts) {
             out.add(v);
         }
         List<Long> res = new ArrayList<>();
@@ -148,7 +159,7 @@ final class Inputs {
             out.add(new Const(true, "true", "True"));
         } else if (p == char.class) {
             Set<Character> seen = new LinkedHashSet<>();
-            for (char ch : ("a" + chars + "Az0 \u0000").toCharArray()) {
+            for (char ch : ("a" + chars + "Az0 \u0000" + seedChars).toCharArray()) {
                 seen.add(ch);
             }
             for (char ch : seen) {
@@ -185,7 +196,7 @@ final class Inputs {
             }
             // edge characters: padding, whitespace, quotes, digits, case, non-ASCII
             seen.addAll(Arrays.asList(" a ", "\t", "\"", "'", "1", "12", "-1", "aBc", "A1", "1abc", "\u00e9", "a\u00e9\u4e2d"));
-            seen.addAll(Seeds.combos(Arrays.asList(seeds), separators()));
+            seen.addAll(Seeds.combos(Arrays.asList(seeds), separators() + Seeds.separators(seedChars)));
             for (String s : seen) {
                 out.add(new Const(s, Exprs.stringExpr(s), Exprs.stringToken(s)));
             }
@@ -532,8 +543,8 @@ final class Inputs {
             if (strings.length > 0 && random.nextBoolean()) {
                 sb.append(strings[random.nextInt(strings.length)]);
             }
-            if (seeds.length > 0 && random.nextBoolean()) {
-                sb.append(seeds[random.nextInt(seeds.length)]);
+            if (seeds.length > 0 && seedRandom.nextBoolean()) {
+                sb.append(seeds[seedRandom.nextInt(seeds.length)]);
             }
             String alphabet = "abcAB z0-19" + separators();
             int n = random.nextInt(5);

@@ -233,8 +233,16 @@ final class Seeds {
 
     /** The seen characters that are neither letters nor digits nor blanks: the separators. */
     static String separators(Set<Character> chars) {
-        StringBuilder sb = new StringBuilder();
+        StringBuilder all = new StringBuilder();
         for (char ch : chars) {
+            all.append(ch);
+        }
+        return separators(all.toString());
+    }
+
+    static String separators(String chars) {
+        StringBuilder sb = new StringBuilder();
+        for (char ch : chars.toCharArray()) {
             if (!Character.isLetterOrDigit(ch) && !Character.isWhitespace(ch) && sb.length() < 4) {
                 sb.append(ch);
             }
