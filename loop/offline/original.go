@@ -88,7 +88,7 @@ func (a *Agent) originalFor(ctx context.Context, s *agent.Subject, via *entryPoi
 }
 
 func (a *Agent) exploreOriginal(ctx context.Context, s *agent.Subject, via *entryPoint) (*original, error) {
-	p := a.withSeeds(ctx, s, a.params(s))
+	p := a.params(s)
 	pkg := subjectPackage(s)
 	junit := junitOf(s, a.pool)
 	src := harness.Source{ClassName: s.Method.TopLevelClass, Text: string(s.Source)}
@@ -99,6 +99,7 @@ func (a *Agent) exploreOriginal(ctx context.Context, s *agent.Subject, via *entr
 			p.lits = entryLiterals(f, p.lits, via.target)
 		}
 	}
+	p = a.withSeeds(ctx, s, p)
 	runs, err := a.exploreTimes(ctx, src, pkg, junit, p, 2)
 	if err == nil && runs[0].unsupported != "" && runs[0].minimal != "" {
 		// an abstract receiver class with no usable implementation: again, with the minimal

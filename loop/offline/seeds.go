@@ -57,6 +57,7 @@ func (a *Agent) withSeeds(ctx context.Context, s *agent.Subject, p explorerParam
 func (a *Agent) seedingPass(ctx context.Context, s *agent.Subject, p explorerParams) (seedsLine, error) {
 	p.seeding = true
 	p.budget = a.opts.SeedBudget
+	p.probe = "" // the pass compiles the plain source: an entry probe's class is not there
 	start := time.Now()
 	e, err := a.explore(ctx, harness.Source{ClassName: s.Method.TopLevelClass, Text: string(s.Source)}, subjectPackage(s), junitOf(s, a.pool), p)
 	if err != nil {
