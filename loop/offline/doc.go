@@ -71,8 +71,10 @@
 // constants and switch keys compared, Character.isX tests, the strings of tables looked up; it
 // runs rounds of inputs made of the tokens seen (the first also of the string constants of the
 // class files of the class under test and the project classes it names) and keeps the operands
-// that are not pieces of the input. Go adds them to the method's literals (bounded, in the order
-// seen, kept with the original's exploration in the cache), and every later exploration, the original's and the
+// that are not pieces of the input. Go keeps those the method's literals lack (bounded, in the
+// order seen, kept with the original's exploration in the cache) and sends them apart from the
+// literals: the explorer puts them after the values it makes without them (a pool's own values
+// keep their order ahead of the seeds, the random draws stay the same); and every later exploration, the original's and the
 // mutants', gets the same fixed list and records nothing, so inputs still line up run by run;
 // the explorer combines the tokens into strings (the tokens, prefixes and suffixes, digits and
 // case changed, two or three joined with digits or seen separators): a parser of an invented
