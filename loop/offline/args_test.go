@@ -90,6 +90,7 @@ func TestRealArgumentTypes(t *testing.T) {
 		{"atLeast", []string{"Args.atLeast("}},
 		{"appends", []string{"StandardOpenOption.APPEND"}},
 		{"isSet", []string{"(Args.Strict) null"}},
+		{"twiceOf", []string{"new Args.Num("}},
 	} {
 		t.Run(c.method, func(t *testing.T) {
 			s := renderFixture(t, proj, "Args", c.method, "")

@@ -351,6 +351,8 @@ func (a *Agent) exploreTimes(ctx context.Context, override harness.Source, pkg s
 		a.log.Debug("offline: exploration", zap.String("method", p.methodName), zap.Int("records", len(e.records)),
 			zap.Duration("run", res.Duration), zap.Duration("test", tr.Duration), zap.String("outcome", string(tr.Outcome)))
 		if tr.Outcome != harness.Passed && e.unsupported == "" && len(e.records) == 0 {
+			// the message's first frames say where the explorer failed; the error keeps one line
+			a.log.Debug("offline: the explorer did not run", zap.String("method", p.methodName), zap.String("message", tr.Message))
 			return nil, fmt.Errorf("offline: the explorer did not run (%s): %s", tr.Outcome, firstLine(tr.Message))
 		}
 		es = append(es, e)

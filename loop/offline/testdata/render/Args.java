@@ -219,4 +219,32 @@ public class Args {
             return cells.length > 0 && cells[0].equals(name);
         }
     }
+
+    /** An F-bounded element type (FieldElement<T> in commons-math). */
+    public interface Elem<T extends Elem<T>> {
+        T plus(T other);
+
+        int value();
+    }
+
+    public static final class Num implements Elem<Num> {
+        final int n;
+
+        public Num(int n) {
+            this.n = n;
+        }
+
+        public Num plus(Num other) {
+            return new Num(n + other.n);
+        }
+
+        public int value() {
+            return n;
+        }
+    }
+
+    /** A method over an F-bounded type variable: T stands for its raw bound, Elem. */
+    public static <T extends Elem<T>> int twiceOf(T a) {
+        return a.plus(a).value();
+    }
 }

@@ -79,7 +79,9 @@ final class Impls {
     List<Gen> pool(Inputs in, Type type, Class<?> c, int depth) {
         List<Gen> out = new ArrayList<>();
         Method sam = Lambdas.sam(c);
-        if (sam != null && access.classAccessible(c)) {
+        // a lambda needs a functional interface as its target type: a parameter typed by a type
+        // variable (T extends Elem<T>) gives javac none to infer T from
+        if (sam != null && access.classAccessible(c) && !(type instanceof TypeVariable)) {
             out.addAll(Lambdas.pool(type, c, sam, in));
         }
         if (depth <= 0) {

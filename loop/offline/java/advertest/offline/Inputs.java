@@ -42,6 +42,8 @@ final class Inputs {
     private final Random random;
     private final Access access;
     private final Map<String, List<Gen>> poolCache = new HashMap<>();
+    /** The pools being built, to end a cycle through an F-bounded type. */
+    private final Set<String> building = new HashSet<>();
     /** The project's implementations of abstract types and its classes (set by Explorer; a default without a subject else). */
     Impls impls;
     /** The minimal subclass of an abstract receiver that Go generated into the driver (Abstracts), or null. */
@@ -134,9 +136,18 @@ final class Inputs {
         if (cached != null) {
             return cached;
         }
-        List<Gen> out = buildPool(type, depth);
-        poolCache.put(key, out);
-        return out;
+        if (!building.add(key)) {
+            // asked again while it is being built (an F-bounded interface whose lambdas return
+            // the interface: T plus(T) of Elem<T extends Elem<T>>): null alone ends the cycle
+            return new ArrayList<>(Collections.singletonList(Gen.NULL));
+        }
+        try {
+            List<Gen> out = buildPool(type, depth);
+            poolCache.put(key, out);
+            return out;
+        } finally {
+            building.remove(key);
+        }
     }
 
     private List<Gen> buildPool(Type type, int depth) throws Unsupported {

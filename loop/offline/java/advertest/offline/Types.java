@@ -31,9 +31,45 @@ final class Types {
             // Comparable<T>, Serializable), else the bound itself (T extends Collection<?>)
             Type[] b = ((TypeVariable<?>) t).getBounds();
             Class<?> bound = b.length > 0 ? raw(b[0]) : Object.class;
-            return bound.isAssignableFrom(Integer.class) ? Integer.class : b[0];
+            if (bound.isAssignableFrom(Integer.class)) {
+                return Integer.class;
+            }
+            // an F-bounded variable (T extends FieldElement<T>) stands for its raw bound: its
+            // bound's type argument is the variable again, which would be resolved for ever
+            return mentions(b[0], t, 0) ? bound : b[0];
         }
         return t;
+    }
+
+    /** Whether type mentions the type variable v among its type arguments (to a few levels). */
+    static boolean mentions(Type type, Type v, int depth) {
+        if (type.equals(v)) {
+            return true;
+        }
+        if (depth > 4) {
+            return true; // nested that deep: treated as recursive, the safe side
+        }
+        if (type instanceof ParameterizedType) {
+            for (Type a : ((ParameterizedType) type).getActualTypeArguments()) {
+                if (mentions(a, v, depth + 1)) {
+                    return true;
+                }
+            }
+        } else if (type instanceof WildcardType) {
+            for (Type a : ((WildcardType) type).getUpperBounds()) {
+                if (mentions(a, v, depth + 1)) {
+                    return true;
+                }
+            }
+            for (Type a : ((WildcardType) type).getLowerBounds()) {
+                if (mentions(a, v, depth + 1)) {
+                    return true;
+                }
+            }
+        } else if (type instanceof GenericArrayType) {
+            return mentions(((GenericArrayType) type).getGenericComponentType(), v, depth + 1);
+        }
+        return false;
     }
 
     static Class<?> raw(Type t) {
