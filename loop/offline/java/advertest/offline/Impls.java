@@ -88,12 +88,8 @@ final class Impls {
             return out;
         }
         for (Method f : access.factories(c)) {
-            List<List<Gen>> pools = new ArrayList<>();
-            try {
-                for (Type pt : f.getGenericParameterTypes()) {
-                    pools.add(Combinations.nonNull(in.pool(pt, depth - 1)));
-                }
-            } catch (Unsupported u) {
+            List<List<Gen>> pools = in.argPools(f, depth - 1);
+            if (pools == null) {
                 continue;
             }
             for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 3)) {

@@ -296,12 +296,8 @@ final class Inputs {
                 throw new Unsupported("cannot make a " + c.getName() + ": no accessible constructor or static factory");
             }
             for (Method f : factories) {
-                List<List<Gen>> pools = new ArrayList<>();
-                try {
-                    for (Type pt : f.getGenericParameterTypes()) {
-                        pools.add(Combinations.nonNull(pool(pt, depth - 1)));
-                    }
-                } catch (Unsupported u) {
+                List<List<Gen>> pools = argPools(f, depth - 1);
+                if (pools == null) {
                     continue;
                 }
                 for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 6)) {
@@ -309,12 +305,8 @@ final class Inputs {
                 }
             }
             for (Constructor<?> k : ctors) {
-                List<List<Gen>> pools = new ArrayList<>();
-                try {
-                    for (Type pt : k.getGenericParameterTypes()) {
-                        pools.add(Combinations.nonNull(pool(pt, depth - 1)));
-                    }
-                } catch (Unsupported u) {
+                List<List<Gen>> pools = argPools(k, depth - 1);
+                if (pools == null) {
                     continue;
                 }
                 for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 12)) {
@@ -712,12 +704,8 @@ final class Inputs {
         }
         List<List<Call>> singles = new ArrayList<>();
         for (Method m : setups) {
-            List<List<Gen>> pools = new ArrayList<>();
-            try {
-                for (Type pt : m.getGenericParameterTypes()) {
-                    pools.add(Combinations.nonNull(pool(pt, 1)));
-                }
-            } catch (Unsupported u) {
+            List<List<Gen>> pools = argPools(m, 1);
+            if (pools == null) {
                 continue;
             }
             for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 12)) {
@@ -784,17 +772,26 @@ final class Inputs {
         }
     }
 
-    /** Adds the simplest calls of the static factory f (not the target itself) to simplest. */
-    void factoryMakers(Method f, Executable target, List<Gen> simplest) {
-        if (f.equals(target)) {
-            return;
-        }
+    /**
+     * The non-null values of each of e's parameters at depth, or null when one of them cannot
+     * be made (the constructor, factory or mutator is then left out).
+     */
+    List<List<Gen>> argPools(Executable e, int depth) {
         List<List<Gen>> pools = new ArrayList<>();
         try {
-            for (Type pt : f.getGenericParameterTypes()) {
-                pools.add(Combinations.nonNull(pool(pt, 1)));
+            for (Type pt : e.getGenericParameterTypes()) {
+                pools.add(Combinations.nonNull(pool(pt, depth)));
             }
         } catch (Unsupported u) {
+            return null;
+        }
+        return pools;
+    }
+
+    /** Adds the simplest calls of the static factory f (not the target itself) to simplest. */
+    void factoryMakers(Method f, Executable target, List<Gen> simplest) {
+        List<List<Gen>> pools = f.equals(target) ? null : argPools(f, 1);
+        if (pools == null) {
             return;
         }
         for (int[] idx : Combinations.diagonal(Combinations.sizes(pools), 3)) {
