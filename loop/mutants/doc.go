@@ -30,6 +30,7 @@
 //	      String "" and null, Optional.empty(), empty List/Set/Map, null for references;
 //	      none in void methods, constructors and lambdas
 //	MATH  Math.max ↔ Math.min
+//	CHAR  a Character class predicate → its neighbour: isLetter → isLetterOrDigit, ...
 //	VCR   removal of a call statement `foo(x);`
 //	WRAP  a clamp, guard or normaliser taken away: Math.max(0, e) → e, Math.abs(e) → e,
 //	      Objects.requireNonNull(e) → e, s.trim() → s, ...
@@ -52,7 +53,7 @@
 //	ARG   two neighbouring arguments of the same declared type swapped
 //	IDX   an index i → i + 1, i - 1 in a[i], list.get(i), s.charAt(i)
 //
-// WRAP to IDX are the fault-like operators: their mutants look like the faults the classic
+// CHAR and WRAP to IDX are the fault-like operators: their mutants look like the faults the classic
 // operators miss (a missing clamp, operands in the wrong order, a loop bound using the
 // wrong variable); docs/operators.md has their precise rules. The scope knowledge they need
 // (which locals a site can read, with their declared types) is in scope.go.

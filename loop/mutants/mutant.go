@@ -21,7 +21,7 @@ type Mutant struct {
 	Line              int    // 1-based line in the source file
 	Original, Mutated string // the whole line before/after, indentation kept, no terminator
 	Origin            Origin
-	Operator          string // a registry code: "ROR", "AOR", "NEG", "LCR", "RET", "MATH", "VCR", "WRAP", "SWAP", "LOOP", "EXIT", "BND", "INC", "CDR", "VAR", "ARG", "IDX"
+	Operator          string // a registry code: "ROR", "AOR", "NEG", "LCR", "RET", "MATH", "CHAR", "VCR", "WRAP", "SWAP", "LOOP", "EXIT", "BND", "INC", "CDR", "VAR", "ARG", "IDX"
 	Description       string // "`a < b` → `a <= b`", "`foo();` removed"
 }
 

@@ -79,6 +79,14 @@ var operatorTests = map[string]func(t *testing.T){
 		forOperator(t, "MATH/default").in("int f(int a, int b)").on("return Math.max(a, b);").mutants("return Math.min(a, b);")
 		forOperator(t, "MATH/default").in("int f(int a, int b)").on("return Mine.max(a, b);").noMutants()
 	},
+	"CHAR/default": func(t *testing.T) {
+		forOperator(t, "CHAR/default").in("boolean f(String s)").on("return Character.isLetter(s.charAt(0));").mutants("return Character.isLetterOrDigit(s.charAt(0));")
+		forOperator(t, "CHAR/default").in("boolean f(char c)").on("return java.lang.Character.isLetterOrDigit(c);").
+			mutants("return java.lang.Character.isDigit(c);", "return java.lang.Character.isLetter(c);")
+		forOperator(t, "CHAR/default").in("boolean f(int cp)").on("return Character.isUpperCase(cp);").mutants("return Character.isLowerCase(cp);")
+		forOperator(t, "CHAR/default").in("boolean f(char c)").on("return Chars.isLetter(c);").noMutants()
+		forOperator(t, "CHAR/default").in("char f(char c)").on("return Character.toUpperCase(c);").noMutants()
+	},
 	"VCR/default": func(t *testing.T) {
 		forOperator(t, "VCR/default").in("void f(int a)").on("foo(a);").mutants("")
 		forOperator(t, "VCR/default").in("void f(int a)").on("if (a > 0) foo(a);").mutants("if (a > 0) ;")

@@ -57,6 +57,8 @@ var registry = []*Operator{
 		Description: "return values by the declared type: true/false, 0 (1 for 0), \"\" and null, Optional.empty(), empty List/Set/Map, null"},
 	{Code: "MATH", Group: GroupDefault, NodeTypes: []string{"method_invocation"}, mutate: swapMinMax,
 		Description: "Math.max ↔ Math.min"},
+	{Code: "CHAR", Group: GroupDefault, NodeTypes: []string{"method_invocation"}, mutate: swapCharClass,
+		Description: "a Character class predicate → its neighbour: isLetter → isLetterOrDigit, isDigit → isLetterOrDigit, isLetterOrDigit → isLetter isDigit, isAlphabetic → isLetterOrDigit, isUpperCase ↔ isLowerCase, isWhitespace ↔ isSpaceChar, isJavaIdentifierStart ↔ isJavaIdentifierPart"},
 	{Code: "VCR", Group: GroupDefault, NodeTypes: []string{"expression_statement"}, mutate: removeCall,
 		Description: "a call statement `foo(x);` removed (not a log call, not in a try that catches a checked exception)"},
 	{Code: "WRAP", Group: GroupDefault, NodeTypes: []string{"method_invocation"}, mutate: removeWrapper,

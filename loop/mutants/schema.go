@@ -53,19 +53,19 @@ func (s *Schema) SitesOnLine(line int) []string { return s.lines[line] }
 // TestSchemaCompilesOnlyWhatCompilesAlone proves each pair on the corpus.
 var schemaContexts = map[string]map[string]bool{
 	// a whole expression statement on one line: calls, assignments, increments
-	"statement": set("ROR", "AOR", "NEG", "LCR", "MATH", "VCR", "WRAP", "SWAP", "BND", "INC", "VAR", "ARG", "IDX"),
+	"statement": set("ROR", "AOR", "NEG", "LCR", "MATH", "CHAR", "VCR", "WRAP", "SWAP", "BND", "INC", "VAR", "ARG", "IDX"),
 	// a whole return statement on one line: the value changed or the return removed
-	"return": set("ROR", "AOR", "NEG", "LCR", "RET", "MATH", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX", "EXIT"),
+	"return": set("ROR", "AOR", "NEG", "LCR", "RET", "MATH", "CHAR", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX", "EXIT"),
 	// the condition of an if, while, do or for, switched as a boolean (?:). CDR fits an if: a
 	// constant if condition changes neither reachability nor, where the original's condition is
 	// not constant, definite assignment (the original's flow holds for either branch); a loop's
 	// condition that is or becomes constant stays out (reachability)
-	"condition": set("ROR", "AOR", "NEG", "LCR", "MATH", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX", "CDR"),
+	"condition": set("ROR", "AOR", "NEG", "LCR", "MATH", "CHAR", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX", "CDR"),
 	// an update of a for statement that is an increment or an assignment, switched as a value
 	// and dropped by SchemaDiscard (the update must stay a statement expression)
 	"update": set("INC"),
 	// the initialiser of a local variable (not final, not var, not byte/short/char)
-	"local": set("ROR", "AOR", "NEG", "LCR", "MATH", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX", "CDR"),
+	"local": set("ROR", "AOR", "NEG", "LCR", "MATH", "CHAR", "WRAP", "SWAP", "BND", "VAR", "ARG", "IDX", "CDR"),
 }
 
 func set(codes ...string) map[string]bool {

@@ -12,6 +12,7 @@ var operatorInfo = map[string][2]string{
 	"INC":  {"IncrementSwap", "An increment or compound assignment is swapped (`++` by `--`, `+=` by `-=`)."},
 	"RET":  {"ReturnValue", "The returned value is replaced by another of its type."},
 	"MATH": {"MathMaxMin", "`Math.max` and `Math.min` are swapped."},
+	"CHAR": {"CharacterClassReplacement", "A `Character` class predicate is replaced by its neighbour (`isLetter` by `isLetterOrDigit`)."},
 	"VCR":  {"CallRemoval", "A call statement is removed."},
 	"LLM":  {"ModelWrittenMutant", "A mutant written by the mutant agent (the LLM)."},
 }

@@ -33,7 +33,7 @@ func (r Record) Name() string { return r.Code + "/" + string(r.Group) }
 // Records are the registry's operators, in its order (the default group first).
 var Records = []Record{
 	{"ROR", Default}, {"AOR", Default}, {"NEG", Default}, {"LCR", Default}, {"RET", Default}, {"MATH", Default},
-	{"VCR", Default}, {"WRAP", Default}, {"SWAP", Default}, {"LOOP", Default}, {"EXIT", Default},
+	{"CHAR", Default}, {"VCR", Default}, {"WRAP", Default}, {"SWAP", Default}, {"LOOP", Default}, {"EXIT", Default},
 	{"ROR", Strong}, {"AOR", Strong}, {"NEG", Strong}, {"LCR", Strong}, {"BND", Strong}, {"INC", Strong},
 	{"CDR", Strong}, {"EXIT", Strong}, {"VAR", Strong}, {"ARG", Strong}, {"IDX", Strong},
 }
