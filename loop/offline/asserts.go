@@ -5,43 +5,10 @@ import (
 	"strings"
 )
 
-// fieldPrefix marks an observation of a field read reflectively (a class without getters).
+// fieldPrefix marks an observation of a field that a test in the class's package can read (a
+// class without getters and toString): the explorer observes no other field, as a test sees
+// private state only through what it can call (docs/explorer.md, "Observations").
 const fieldPrefix = "field:"
-
-// arrayTypes are the array types a field read is cast to, by binary name.
-var arrayTypes = map[string]string{
-	"[I": "int[]", "[J": "long[]", "[S": "short[]", "[B": "byte[]", "[C": "char[]", "[Z": "boolean[]",
-	"[D": "double[]", "[F": "float[]", "[Ljava.lang.String;": "String[]",
-}
-
-// assertField writes the assertion that the receiver's field (a class without getters) holds
-// the original's value, read through reflection as the explorer read it; none for values the
-// test cannot compare that way.
-func (r *renderer) assertField(recv string, o observed, asserts, imports map[string]bool) []string {
-	name := strings.TrimPrefix(o.M, fieldPrefix)
-	if o.D == "" || name == "" {
-		return nil
-	}
-	v := name + "Field"
-	read := fmt.Sprintf("%s.get(%s)", v, recv)
-	switch o.R.K {
-	case "prim", "bool", "double", "float", "string", "enum", "equals", "null":
-	case "array", "darray", "farray":
-		t, ok := arrayTypes[o.St]
-		if !ok {
-			return nil
-		}
-		read = fmt.Sprintf("(%s) %s", t, read)
-	default:
-		return nil
-	}
-	imports["java.lang.reflect.Field"] = true
-	lines := []string{
-		fmt.Sprintf("Field %s = %s.class.getDeclaredField(%s);", v, o.D, javaString(name)),
-		v + ".setAccessible(true);",
-	}
-	return append(lines, r.assertValue(read, o.R, "", asserts, imports)...)
-}
 
 // fieldRead is the expression that reads an accessible field name, declared in the class decl,
 // of value (whose static type is st): value.name, with a cast to decl where st is another type
@@ -152,7 +119,7 @@ func (r *renderer) assertValue(actual string, v value, st string, asserts, impor
 			read := actual + "." + o.M
 			if name, ok := strings.CutPrefix(o.M, fieldPrefix); ok {
 				if !o.Acc || o.D == "" {
-					continue // private state that no accessible method shows: not asserted
+					continue // never private state (the explorer observes none): not asserted
 				}
 				read = fieldRead(actual, st, o.D, name)
 			}

@@ -50,13 +50,12 @@
 // type's static constants. Each input becomes one JSON line
 // (flushed at once): the input as Java expressions and the outcome (the return value as a Java
 // expression, the thrown exception's class, the receiver's state through its getters, an
-// overridden toString, its fields read reflectively when it has neither, and its queries of one
-// parameter asked with the call's own simple arguments — stock.quantity("b") after
-// stock.remove("b", 1) — and array and collection arguments after the call). A field a test in
-// the package can read is asserted as a plain read (result.lo); a returned object's private
-// fields are never asserted (no accessible method shows them); the receiver's private fields
-// are read through reflection as the explorer read them. A null argument of an overloaded
-// method is written with a cast to its parameter's type ((String) null). Identity hashes are
+// overridden toString, the fields a test in its package can read when it has neither, and
+// its queries of one parameter asked with the call's own simple arguments —
+// stock.quantity("b") after stock.remove("b", 1) — and array and collection arguments after
+// the call). A field a test in the package can read is asserted as a plain read (result.lo);
+// private fields are never observed, so never asserted (a test would need reflection to read
+// them). A null argument of an overloaded method is written with a cast to its parameter's type ((String) null). Identity hashes are
 // never observed (a value whose text shows one is asserted by its size or not at all), and a
 // result larger than a limit is summarised by its size and a hash of its contents. Each call
 // runs on its own thread, bounded in time (a deadline) and in memory (the bytes its thread
@@ -128,8 +127,7 @@
 // else the one with the most); the tests call it and are named after it, the mutants stay the
 // target's (the mutant is explored with the probe too), and the initial suite chooses by the
 // target's coverage. A generated test that calls or makes anything through reflection is
-// dropped (noreflect.go); the one reflective read kept is the renderer's own read of a
-// receiver's field. Methods the explorer still cannot drive (no body, abstract, a default method
+// dropped (noreflect.go); the renderer writes none. Methods the explorer still cannot drive (no body, abstract, a default method
 // of an interface, an abstract receiver with neither an implementation nor a possible minimal
 // subclass, and no entry point that reaches them) give an *UnsupportedError, never fake
 // tests: when every entry point fails, it names each and why (never entered on N inputs, could

@@ -91,7 +91,7 @@ type value struct {
 }
 
 type observed struct {
-	M  string `json:"m"`  // "getX()", or "field:x" for a field read reflectively
+	M  string `json:"m"`  // "getX()", or "field:x" for a field a test can read
 	St string `json:"st"` // the observer's declared return type (a binary name)
 	// D is the class that declares a field, as the test names it; Acc says a test in its
 	// package can read the field directly (public, or not private in the test's package).

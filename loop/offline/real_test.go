@@ -187,22 +187,31 @@ func TestStatefulClassWithoutToString(t *testing.T) {
 	}
 }
 
-// TestNoGettersReadsFields: a receiver with neither getters nor toString is observed through
-// its fields, read reflectively in the generated test too.
-func TestNoGettersReadsFields(t *testing.T) {
+// TestPrivateStateIsNeverRead: a receiver with neither getters, toString nor accessible fields
+// shows nothing a test can observe. A mutant that changes only its private fields gets no test
+// (none reads a field through reflection, none claims a kill it cannot show), and the evidence
+// says that the changed value never reached anything a test can see.
+func TestPrivateStateIsNeverRead(t *testing.T) {
 	proj, file := calculator(t)
 	a := newAgent(t, proj)
 	s := withExtra(t, proj, file, realExtra, "record")
 	m := mutantOn(t, s, "if (amount > 0) {", "if (amount >= 0) {")
-	tests, err := a.KillMutant(testCtx(t), s, m)
+	tests, ev, err := a.ExplainedKillMutant(testCtx(t), s, m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkKills(t, proj, s, m, tests)
-	if !strings.Contains(tests[0].Source, "getDeclaredField(") {
-		t.Errorf("the test does not read a field:\n%s", tests[0].Source)
+	t.Logf("why: %s", ev.Why)
+	for _, tc := range tests {
+		if usesReflection(tc.Source, tc.Imports) {
+			t.Errorf("a test reads state through reflection:\n%s", tc.Source)
+		}
 	}
-	t.Logf("generated test:\n%s", tests[0].Source)
+	if len(tests) > 0 {
+		t.Errorf("%d tests for a mutant no accessible method shows; the first:\n%s", len(tests), tests[0].Source)
+	}
+	if inf := ev.Infection; inf == nil || inf.Infected == 0 || inf.Propagated != 0 {
+		t.Errorf("evidence %+v: want inputs that changed the value and none that changed what a test sees", inf)
+	}
 }
 
 // TestOverflowInAnArray: a sum that overflows only when large elements are combined is found,

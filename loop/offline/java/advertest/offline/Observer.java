@@ -358,7 +358,8 @@ final class Observer {
             }
         }
         if (n == 0 && !c.getName().startsWith("java.") && !c.isEnum() && !c.isArray()) {
-            // no getter and no toString: the fields, read reflectively (the test reads them the same way)
+            // no getter and no toString: the fields a test in the package can read (never the
+            // private ones: a test observes state only through what it can call or read)
             for (java.lang.reflect.Field f : fields(c)) {
                 String r;
                 try {
@@ -449,7 +450,8 @@ final class Observer {
                 break;
             }
             for (java.lang.reflect.Field f : k.getDeclaredFields()) {
-                if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic() || !observable(f.getType())) {
+                if (Modifier.isStatic(f.getModifiers()) || f.isSynthetic() || !observable(f.getType())
+                    || !access.accessible(f.getModifiers(), k)) {
                     continue;
                 }
                 try {
