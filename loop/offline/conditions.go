@@ -226,8 +226,10 @@ func (f argFact) facts(pn string) []condition {
 			add("IsOneChar", rankState)
 		case strings.Trim(f.s, "0123456789") == "":
 			add("IsDigits", rankKind)
-		case strings.ContainsAny(f.s, " \t\n"):
-			add("HasWhitespace", rankPlain)
+		default:
+			for _, w := range textFacts(f.s) {
+				add(w.words, w.rank)
+			}
 		}
 	case f.char:
 		switch {
@@ -261,6 +263,49 @@ func (f argFact) facts(pn string) []condition {
 		add("HasOneElement", rankState)
 	case f.named != "":
 		add("Is"+f.named, rankState)
+	}
+	return cs
+}
+
+// charClassWord names the class of a character a name tells: Digit, UpperCase, Whitespace,
+// Symbol; "" for a lower-case letter (the plain case, which tells nothing).
+func charClassWord(c rune) string {
+	switch {
+	case unicode.IsDigit(c):
+		return "Digit"
+	case unicode.IsUpper(c):
+		return "UpperCase"
+	case unicode.IsSpace(c):
+		return "Whitespace"
+	case unicode.IsLetter(c):
+		return ""
+	default:
+		return "Symbol"
+	}
+}
+
+// textFacts are the facts of a string of two or more characters that are not all digits: how
+// it starts (StartsWithDigit, StartsWithSymbol: the first character decides many validators),
+// the classes of character it holds (HasWhitespace, HasDigit, HasUpperCase, HasSymbol), how
+// it ends (EndsWithSymbol). The character classes are those a parser tests its input against
+// (Character.isDigit, isUpperCase, isWhitespace), never the characters themselves.
+func textFacts(s string) []condition {
+	rs := []rune(s)
+	var cs []condition
+	if w := charClassWord(rs[0]); w != "" {
+		cs = append(cs, condition{words: "StartsWith" + w, rank: rankKind})
+	}
+	has := map[string]bool{}
+	for _, c := range rs[1:] {
+		has[charClassWord(c)] = true
+	}
+	for _, w := range []string{"Whitespace", "Digit", "UpperCase", "Symbol"} {
+		if has[w] && (w != charClassWord(rs[0]) || w == "Whitespace") {
+			cs = append(cs, condition{words: "Has" + w, rank: rankPlain})
+		}
+	}
+	if w := charClassWord(rs[len(rs)-1]); w != "" && w != "UpperCase" && w != charClassWord(rs[0]) {
+		cs = append(cs, condition{words: "EndsWith" + w, rank: rankPlain})
 	}
 	return cs
 }

@@ -93,8 +93,9 @@
 // and named by names.go after the behaviour they pin, never after their values: the method, the
 // outcome (Returns and what the result is — a parameter it equals, Zero, Negative, Null, Empty;
 // Throws and the exception; Updates and the state) and the input's deciding fact (conditions.go:
-// a parameter null, empty, zero, negative, a type's maximum, equal to or below another, the
-// graph's shape, the receiver's mutator calls), the fact fewest tests with another outcome
+// a parameter null, empty, zero, negative, a type's maximum, equal to or below another, a
+// string's classes of character — starts with a digit, has an upper-case letter, ends with a
+// symbol —, the graph's shape, the receiver's mutator calls), the fact fewest tests with another outcome
 // share: bulkPriceReturnsZeroWhenCountIsZero, clampThrowsIllegalArgumentWhenLoAboveHi. Tests of
 // one class that would share a name add their next fact that tells them apart, or swap a fact
 // they share for it; those still alike take an ordinal word (Second); a name has at most 60

@@ -15,6 +15,7 @@ public class Prices {
     public static int bulkPrice(int unitCents, int count, int everyNthFree) { return 0; }
     public static String abbreviate(String str, int maxWidth) { return str; }
     public int total(String sku) { return 0; }
+    public static boolean isValidUsername(String name) { return false; }
 }
 `
 
@@ -149,6 +150,28 @@ func TestBehaviourNames(t *testing.T) {
 	}
 }
 
+// Strings that differ only in their characters' classes, as a validator's inputs do, are
+// named by the class that tells them apart, not by an ordinal word.
+func TestNamesSayTheCharacterClass(t *testing.T) {
+	ret := func(arg, v string) string {
+		return `{"i":0,"args":["\"` + arg + `\""],"out":{"k":"ret","ret":{"k":"bool","v":"` + v + `"}}}`
+	}
+	inputs := []string{ret("a_b", "true"), ret("_a_", "false"), ret("1ab", "false"), ret("a b", "false"), ret("Ab1", "true")}
+	hdr := header{ReturnType: "boolean", ClassRef: "Validators", DeclTypes: []string{"String"}}
+	ts, recs := renderBatch(t, "isValidUsername", hdr, inputs, make([]emphasis, len(inputs)))
+	want := []string{"isValidUsernameReturnsTrueWhenNameHasSymbol", "isValidUsernameReturnsFalseWhenNameStartsWithSymbol",
+		"isValidUsernameReturnsFalseWhenNameStartsWithDigit", "isValidUsernameReturnsFalseWhenNameHasWhitespace",
+		"isValidUsernameReturnsTrueWhenNameStartsWithUpperCase"}
+	for i, w := range want {
+		if ts[i].name != w {
+			t.Errorf("test %d named %s, want %s", i, ts[i].name, w)
+		}
+		if raw := rawValue(ts[i].name, "isValidUsername", recs[i]); raw != "" {
+			t.Errorf("%s holds the raw value %s", ts[i].name, raw)
+		}
+	}
+}
+
 // A long method name and many facts still give names of at most 60 characters, told apart.
 func TestBehaviourNamesFitTheLimit(t *testing.T) {
 	long := &javaparse.Method{Name: "computeTheDiscountedBulkPriceForAVeryLongCustomerName",
@@ -225,6 +248,11 @@ func TestClassifyArguments(t *testing.T) {
 		{"x -> x", "IdentityLambda", "XIsIdentityLambda"},
 		{"'7'", "Char", "XIsDigit"},
 		{`"abc"`, "Abc", ""},
+		{`"1ab"`, "1ab", "XStartsWithDigit"},
+		{`"_a_"`, "A", "XStartsWithSymbol"},
+		{`"a b"`, "AB", "XHasWhitespace"},
+		{`"aB"`, "AB", "XHasUpperCase"},
+		{`"ab-"`, "Ab", "XHasSymbol"},
 	} {
 		var got string
 		if fs := classify(c.expr, c.token).facts("X"); len(fs) > 0 {
