@@ -205,8 +205,11 @@ final class Inputs {
             if (letters.length() > 0) {
                 seen.add(letters.toString() + letters.charAt(0));
             }
-            // edge characters: padding, whitespace, quotes, digits, case, non-ASCII
-            seen.addAll(Arrays.asList(" a ", "\t", "\"", "'", "1", "12", "-1", "aBc", "A1", "1abc", "\u00e9", "a\u00e9\u4e2d"));
+            // edge characters: padding, whitespace, quotes, digits, case, non-ASCII, a control
+            // character (below 0x20: escapers and encoders treat them apart) and a character
+            // outside the BMP (two chars, one code point: code point loops and encoders)
+            seen.addAll(Arrays.asList(" a ", "\t", "\"", "'", "1", "12", "-1", "aBc", "A1", "1abc", "\u00e9", "a\u00e9\u4e2d",
+                "a\u0001", "\ud83d\ude00"));
             seen.addAll(Seeds.combos(Arrays.asList(seeds), separators() + Seeds.separators(seedChars)));
             for (String s : seen) {
                 out.add(new Const(s, Exprs.stringExpr(s), Exprs.stringToken(s)));
