@@ -163,8 +163,9 @@ func (t *searchingT) ExplainedKillMutant(ctx context.Context, s *agent.Subject, 
 }
 
 // TestSearchEvidenceGivesLikelyEquivalent: T's evidence makes a survivor likely equivalent by
-// search only when its inputs reached the site, infected it on some and changed no outcome: a
-// site never infected, never reached, or whose change showed, gives no verdict.
+// search only when its inputs reached the site, infected it on enough of them and changed no
+// outcome: a site never infected, infected on too few inputs, never reached, or whose change
+// showed, gives no verdict.
 func TestSearchEvidenceGivesLikelyEquivalent(t *testing.T) {
 	proj, target := fakeGame(t)
 	ta := &searchingT{seen: map[string]agent.Infection{
@@ -172,6 +173,7 @@ func TestSearchEvidenceGivesLikelyEquivalent(t *testing.T) {
 		"clean":  {Reached: 212},
 		"far":    {},
 		"showed": {Reached: 212, Infected: 14, Propagated: 1},
+		"thin":   {Reached: 3, Infected: agent.MinInfectedForEquivalence - 1},
 	}}
 	var ms []mutants.Mutant
 	for tag := range ta.seen {
@@ -197,7 +199,7 @@ func TestSearchEvidenceGivesLikelyEquivalent(t *testing.T) {
 			t.Errorf("%s: %s %+v, want a survivor without a verdict", tag, m.Status, m.Equivalence)
 		}
 	}
-	// still counted: four survivors of four
+	// still counted: five survivors of five
 	if s := out.Report.MutationScore; s == nil || *s != 0 {
 		t.Errorf("score %v, want 0: a likely-equivalent survivor still counts", s)
 	}

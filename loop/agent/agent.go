@@ -181,11 +181,17 @@ type Infection struct {
 	Untried []string `json:"untried,omitempty"`
 }
 
+// MinInfectedForEquivalence is the fewest inputs that must have changed the mutated value,
+// with no outcome showing it, before the search calls a mutant likely equivalent: one or two
+// infected inputs (a search whose other inputs all threw before the site) are too thin a
+// sample to say that no input would show the change.
+const MinInfectedForEquivalence = 3
+
 // LikelyEquivalent reports whether the counts make the mutant likely equivalent: reached,
-// infected on some inputs, observable on none, and every kind of argument the search can build
-// tried.
+// infected on at least MinInfectedForEquivalence inputs, observable on none, and every kind of
+// argument the search can build tried.
 func (i Infection) LikelyEquivalent() bool {
-	return i.Reached > 0 && i.Infected > 0 && i.Propagated == 0 && len(i.Untried) == 0
+	return i.Reached > 0 && i.Infected >= MinInfectedForEquivalence && i.Propagated == 0 && len(i.Untried) == 0
 }
 
 // Summary is the counts in words, as the editor's hint shows them: "212 inputs reached this

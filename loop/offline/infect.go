@@ -405,6 +405,9 @@ func infectionEvidence(base agent.Evidence, inf *agent.Infection) agent.Evidence
 	case len(inf.Untried) > 0 && inf.Reached > 0 && inf.Infected > 0 && inf.Propagated == 0:
 		e.Why = "not evidence of equivalence: the search did not try every kind of argument it can build (" +
 			strings.Join(inf.Untried, ", ") + "); " + inf.Summary()
+	case inf.Infected > 0 && inf.Propagated == 0 && len(inf.Untried) == 0:
+		// infected on too few inputs to count (agent.MinInfectedForEquivalence)
+		e.Why = "not evidence of equivalence: too few inputs changed its value; " + inf.Summary()
 	case inf.Reached == 0:
 		e.Why = "no input the search tried reached the mutated expression"
 	case inf.Infected == 0:
