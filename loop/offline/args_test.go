@@ -60,6 +60,11 @@ func TestSearchEvidenceNeedsEveryKindTried(t *testing.T) {
 	if !inf.LikelyEquivalent() || !strings.HasPrefix(infectionEvidence(agent.Evidence{}, inf).Why, "probably equivalent") {
 		t.Errorf("every kind tried, yet not likely equivalent: %+v", inf)
 	}
+	// every kind tried, but too few inputs changed the value: no verdict, and the evidence says why
+	inf.Infected = agent.MinInfectedForEquivalence - 1
+	if e := infectionEvidence(agent.Evidence{}, inf); inf.LikelyEquivalent() || !strings.HasPrefix(e.Why, "not evidence of equivalence: too few inputs") {
+		t.Errorf("%d infected inputs: likely equivalent %v, why %q", inf.Infected, inf.LikelyEquivalent(), e.Why)
+	}
 }
 
 // reflective is what a generated test must never contain.
