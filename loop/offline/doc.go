@@ -94,9 +94,9 @@
 // outcome (Returns and what the result is — a parameter it equals, Zero, Negative, Null, Empty;
 // Throws and the exception; Updates and the state) and the input's deciding fact (conditions.go:
 // a parameter null, empty, zero, negative, a type's maximum, equal to or below another, a
-// string's classes of character — starts with a digit, has an upper-case letter, ends with a
-// symbol —, the graph's shape, the receiver's mutator calls), the fact fewest tests with another outcome
-// share: bulkPriceReturnsZeroWhenCountIsZero, clampThrowsIllegalArgumentWhenLoAboveHi. Tests of
+// string's classes of character — starts with a digit, has an upper-case letter, ends with
+// a symbol —, the graph's shape, the receiver's mutator calls), the fact fewest tests with
+// another outcome share: bulkPriceReturnsZeroWhenCountIsZero, clampThrowsIllegalArgumentWhenLoAboveHi. Tests of
 // one class that would share a name add their next fact that tells them apart, or swap a fact
 // they share for it; those still alike take an ordinal word (Second); a name has at most 60
 // characters, and the same inputs give the same names. Inputs are shrunk by choice among those
