@@ -127,7 +127,11 @@
 // it count. The entry point is explored as the method called (the first with ten usable inputs,
 // else the one with the most); the tests call it and are named after it, the mutants stay the
 // target's (the mutant is explored with the probe too), and the initial suite chooses by the
-// target's coverage. A generated test that calls or makes anything through reflection is
+// target's coverage. A method of a class a test cannot name that overrides a method of an
+// accessible supertype S has one more entry point, tried first (entry_result.go): through a
+// result, the explorer (Results.java, the throughResult field) calls S's method on what the
+// accessible methods of the file return as S (CSVParser.iterator() as an Iterator, a
+// GJChronology's field getters as a DateTimeField), declared as S in the tests. A generated test that calls or makes anything through reflection is
 // dropped (noreflect.go); the renderer writes none. Methods the explorer still cannot drive (no body, abstract, a default method
 // of an interface, an abstract receiver with neither an implementation nor a possible minimal
 // subclass, and no entry point that reaches them) give an *UnsupportedError, never fake

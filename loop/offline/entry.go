@@ -61,6 +61,9 @@ type entryPoint struct {
 	target  *javaparse.Method
 	entry   *javaparse.Method
 	probeAt int
+	// result: the tests call the target's method on what an accessible method returns
+	// (entry_result.go); entry is then the target
+	result bool
 }
 
 func (e *entryPoint) key() string {

@@ -45,7 +45,10 @@ func (a *Agent) drive(ctx context.Context, s *agent.Subject) (*agent.Subject, *o
 		}
 	}
 	at := probeOffset(f, s.Method)
-	entries := entryPoints(f, s.Method)
+	entries := resultEntries(f, s.Method, at)
+	for _, e := range entryPoints(f, s.Method) {
+		entries = append(entries, &entryPoint{target: s.Method, entry: e, probeAt: at})
+	}
 	if at < 0 || len(entries) == 0 {
 		return nil, nil, &UnsupportedError{Method: methodID(s), Reason: ue.Reason + ", and no method or constructor of its file that a test can call reaches it"}
 	}
@@ -55,28 +58,29 @@ func (a *Agent) drive(ctx context.Context, s *agent.Subject) (*agent.Subject, *o
 		failures  []string
 		bestCount int
 	)
-	for _, e := range entries {
+	for _, via := range entries {
+		e := via.entry
 		es := *s
 		es.Method = e
 		es.Context = f.Context(e)
-		o, err := a.originalFor(ctx, &es, &entryPoint{target: s.Method, entry: e, probeAt: at})
+		o, err := a.originalFor(ctx, &es, via)
 		var eue *UnsupportedError
 		var ce *compileError
 		switch {
 		case errors.As(err, &eue):
-			failures = append(failures, entryName(e)+" cannot be driven ("+eue.Reason+")")
+			failures = append(failures, via.name()+" cannot be driven ("+eue.Reason+")")
 			continue
 		case errors.As(err, &ce):
 			// the probe's call where the target's body starts did not compile there
-			failures = append(failures, entryName(e)+" cannot be driven (the source with the entry probe "+strings.TrimPrefix(ce.Error(), "offline: ")+")")
+			failures = append(failures, via.name()+" cannot be driven (the source with the entry probe "+strings.TrimPrefix(ce.Error(), "offline: ")+")")
 			continue
 		case err != nil:
 			return nil, nil, err
 		}
-		a.log.Debug("offline: entry point", zap.String("target", methodID(s)), zap.String("entry", entryName(e)),
+		a.log.Debug("offline: entry point", zap.String("target", methodID(s)), zap.String("entry", via.name()),
 			zap.Int("entered", len(o.records)), zap.Int("missed", o.missed))
 		if len(o.records) == 0 {
-			failures = append(failures, entryName(e)+" "+o.notEntered())
+			failures = append(failures, via.name()+" "+o.notEntered())
 			continue
 		}
 		if len(o.records) > bestCount {

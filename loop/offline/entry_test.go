@@ -10,7 +10,9 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/advertest/advertest-lsp/buildtools"
 	"github.com/advertest/advertest-lsp/javaparse"
+	"github.com/advertest/advertest-lsp/loop/agent"
 )
 
 // TestEntryPointsOfUncallableMethods: each method a test cannot call is reached through the
@@ -171,32 +173,11 @@ func TestUncallableMethodsThroughEntryPoints(t *testing.T) {
 		{"clip", "Reach.clipTo(", "return size;", "return size - 1;"},
 	} {
 		t.Run(c.method, func(t *testing.T) {
-			s := renderFixture(t, proj, "Reach", c.method, "")
-			initial, why, err := a.ExplainedInitialSuite(testCtx(t), s)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(initial) == 0 {
-				t.Fatalf("no initial test: %s", why)
-			}
-			m := mutantOn(t, s, c.from, c.to)
-			killing, why, err := a.ExplainedKillMutant(testCtx(t), s, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(killing) == 0 {
-				t.Fatalf("no test kills %s: %s", m.Description, why)
-			}
-			checkKills(t, proj, s, m, killing)
-			for _, tc := range append(initial, killing...) {
+			for _, tc := range throughEntryTests(t, a, proj, "Reach", c.method, c.from, c.to) {
 				if !strings.Contains(tc.Source, c.call) {
 					t.Errorf("the test does not call the entry point %s:\n%s", c.call, tc.Source)
 				}
-				if usesReflection(tc.Source, tc.Imports) || reflective.MatchString(tc.Source) {
-					t.Errorf("the test uses reflection:\n%s", tc.Source)
-				}
 			}
-			t.Logf("initial:\n%s\nkilling:\n%s", initial[0].Source, killing[0].Source)
 		})
 	}
 }
@@ -263,4 +244,60 @@ func TestOneUncompilableTestIsDropped(t *testing.T) {
 	if err != nil || len(got) != 0 {
 		t.Errorf("dropAndRetry = %v, %v; want no test and no error", got, err)
 	}
+}
+
+// TestMethodsThroughAResult: a private nested class's method that implements an interface of
+// the file, reached only through a public static factory that returns the interface, and an
+// inner class's Iterator.hasNext, reached only through a public method on a receiver that
+// returns the Iterator, each get an initial suite that calls the method on the returned object
+// declared as the interface, and a kept test that kills one of the method's mutants; no test uses
+// reflection.
+func TestMethodsThroughAResult(t *testing.T) {
+	proj, _ := calculator(t)
+	a := newAgent(t, proj)
+	for _, c := range []struct {
+		method, call, declared, from, to string
+	}{
+		{"apply", "Tally.clamping(", "Scale ", "return bound;", "return bound - 1;"},
+		{"hasNext", ".positives()", "Iterator ", "counts[i] <= 0", "counts[i] < 0"},
+	} {
+		t.Run(c.method, func(t *testing.T) {
+			for _, tc := range throughEntryTests(t, a, proj, "Tally", c.method, c.from, c.to) {
+				if !strings.Contains(tc.Source, c.call) || !strings.Contains(tc.Source, c.declared) || !strings.Contains(tc.Source, "."+c.method+"(") {
+					t.Errorf("the test does not call %s on what %s returns as %s:\n%s", c.method, c.call, c.declared, tc.Source)
+				}
+			}
+		})
+	}
+}
+
+// throughEntryTests are the initial suite of a method of a testdata/render class and the tests
+// that kill its mutant (from → to); it fails the test when either is empty, a killing test does
+// not kill, or a test uses reflection.
+func throughEntryTests(t *testing.T, a *Agent, proj *buildtools.Project, class, method, from, to string) []agent.Test {
+	t.Helper()
+	s := renderFixture(t, proj, class, method, "")
+	initial, why, err := a.ExplainedInitialSuite(testCtx(t), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(initial) == 0 {
+		t.Fatalf("no initial test: %s", why)
+	}
+	m := mutantOn(t, s, from, to)
+	killing, why, err := a.ExplainedKillMutant(testCtx(t), s, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(killing) == 0 {
+		t.Fatalf("no test kills %s: %s", m.Description, why)
+	}
+	checkKills(t, proj, s, m, killing)
+	for _, tc := range append(initial, killing...) {
+		if usesReflection(tc.Source, tc.Imports) || reflective.MatchString(tc.Source) {
+			t.Errorf("the test uses reflection:\n%s", tc.Source)
+		}
+	}
+	t.Logf("initial:\n%s\nkilling:\n%s", initial[0].Source, killing[0].Source)
+	return append(initial, killing...)
 }

@@ -143,6 +143,9 @@ type explorerParams struct {
 	// driver and in the test class ("" for none, abstract.go).
 	minimal string
 	seeding bool // the seeding pass: record comparisons, write the seeds line (seeds.go)
+	// throughResult calls the method through what its file's accessible methods return as an
+	// accessible supertype that declares it (entry_result.go)
+	throughResult bool
 }
 
 // driverSource writes the JUnit class whose tests run the explorer: times tests (explore0,
@@ -220,6 +223,9 @@ func driverSource(pkg, class string, junit int, p explorerParams, classDir strin
 			is = append(is, strconv.FormatInt(v, 10)+"L")
 		}
 		set("seedInts", "new long[]{"+strings.Join(is, ", ")+"}")
+	}
+	if p.throughResult {
+		set("throughResult", "true")
 	}
 	if p.seeding {
 		set("seeding", "true")

@@ -95,6 +95,7 @@ func (a *Agent) exploreOriginal(ctx context.Context, s *agent.Subject, via *entr
 	if via != nil {
 		src.Text = string(withEntryProbe(s.Source, via.probeAt))
 		p.probe = qualified(pkg, entryProbeClass)
+		p.throughResult = via.result
 		if f, err := javaparse.Parse(s.Source); err == nil {
 			p.lits = entryLiterals(f, p.lits, via.target)
 		}

@@ -90,6 +90,13 @@ public final class Explorer {
     public String seedChars = "";
     public long[] seedInts = new long[0];
 
+    /**
+     * ThroughResult drives the method, of a class a test cannot name, through what the
+     * accessible methods of its file return as an accessible supertype that declares it
+     * (Results); the entry probe counts the calls that entered it.
+     */
+    public boolean throughResult;
+
     private final ClassLoader loader;
 
     public Explorer(ClassLoader loader) {
@@ -189,18 +196,30 @@ public final class Explorer {
             } catch (ExceptionInInitializerError e) {
                 throw new Unsupported("class " + className + " fails to initialise: " + e.getCause());
             }
-            if (c.isAnonymousClass() || c.isLocalClass()) {
+            if ((c.isAnonymousClass() || c.isLocalClass()) && !throughResult) {
                 throw new Unsupported("a method of an anonymous or local class cannot be called from a test");
             }
-            target = findTarget(c, access);
-            gen.impls = new Impls(loader, access, c);
+            Results through = null;
+            if (throughResult) {
+                Executable declared = declared(c, methodName, paramTypes);
+                if (!(declared instanceof Method)) {
+                    throw new Unsupported("method " + methodName + Arrays.toString(paramTypes) + " not found in " + c.getName());
+                }
+                through = Results.find(c, (Method) declared, access);
+                gen.impls = new Impls(loader, access, c); // the project's classes: the target's, not the supertype's
+                c = through.type;
+                target = through.method;
+            } else {
+                target = findTarget(c, access);
+                gen.impls = new Impls(loader, access, c);
+            }
             ptypes = target.getGenericParameterTypes();
             for (Type t : ptypes) {
                 pools.add(gen.pool(t, 2));
             }
             boolean instance = target instanceof Method && !Modifier.isStatic(target.getModifiers());
             if (instance) {
-                receivers = gen.receivers(c, target);
+                receivers = through != null ? through.receivers(gen, target) : gen.receivers(c, target);
                 // the implementations an abstract receiver is made of bind its type parameters
                 // (PatriciaTrie: AbstractBitwiseTrie's K is String): its arguments take that type
                 Type[] bound = Abstracts.bound(c, receivers, ptypes);
@@ -364,34 +383,7 @@ public final class Explorer {
 
     /** The method or constructor named by methodName and paramTypes, if a test can call it. */
     private Executable findTarget(Class<?> c, Access access) throws Unsupported {
-        List<Executable> cands = new ArrayList<>();
-        if (methodName.equals("<init>")) {
-            cands.addAll(Arrays.asList(c.getDeclaredConstructors()));
-        } else {
-            for (Method m : c.getDeclaredMethods()) {
-                if (m.getName().equals(methodName) && !m.isBridge() && !m.isSynthetic()) {
-                    cands.add(m);
-                }
-            }
-        }
-        Executable best = null;
-        for (Executable e : cands) {
-            if (e.getParameterCount() != paramTypes.length) {
-                continue;
-            }
-            Class<?>[] ps = e.getParameterTypes();
-            boolean ok = true;
-            Type[] gs = e.getGenericParameterTypes();
-            for (int i = 0; i < ps.length && ok; i++) {
-                ok = Types.simpleName(paramTypes[i]).equals(ps[i].getSimpleName())
-                    || gs.length == ps.length && typeVariableNamed(gs[i], Types.simpleName(paramTypes[i]))
-                    || ps[i].getSimpleName().equals("Object") && Types.simpleName(paramTypes[i]).length() <= 2;
-            }
-            if (ok) {
-                best = e;
-                break;
-            }
-        }
+        Executable best = declared(c, methodName, paramTypes);
         if (best == null) {
             throw new Unsupported("method " + methodName + Arrays.toString(paramTypes) + " not found in " + c.getName());
         }
@@ -406,6 +398,37 @@ public final class Explorer {
         }
         best.setAccessible(true);
         return best;
+    }
+
+    /** The method or constructor of c named by name and paramTypes as the source writes them, or null. */
+    static Executable declared(Class<?> c, String name, String[] paramTypes) {
+        List<Executable> cands = new ArrayList<>();
+        if (name.equals("<init>")) {
+            cands.addAll(Arrays.asList(c.getDeclaredConstructors()));
+        } else {
+            for (Method m : c.getDeclaredMethods()) {
+                if (m.getName().equals(name) && !m.isBridge() && !m.isSynthetic()) {
+                    cands.add(m);
+                }
+            }
+        }
+        for (Executable e : cands) {
+            if (e.getParameterCount() != paramTypes.length) {
+                continue;
+            }
+            Class<?>[] ps = e.getParameterTypes();
+            boolean ok = true;
+            Type[] gs = e.getGenericParameterTypes();
+            for (int i = 0; i < ps.length && ok; i++) {
+                ok = Types.simpleName(paramTypes[i]).equals(ps[i].getSimpleName())
+                    || gs.length == ps.length && typeVariableNamed(gs[i], Types.simpleName(paramTypes[i]))
+                    || ps[i].getSimpleName().equals("Object") && Types.simpleName(paramTypes[i]).length() <= 2;
+            }
+            if (ok) {
+                return e;
+            }
+        }
+        return null;
     }
 
     /**

@@ -1,0 +1,221 @@
+package advertest.offline;
+
+import advertest.offline.Input.Call;
+import advertest.offline.Input.Receiver;
+import java.lang.reflect.Executable;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Entry through a factory's result: a method of a class a test cannot name (private, inner,
+ * anonymous) that overrides a method of an accessible supertype S runs when a test calls S's
+ * method on an object an accessible method returns (CSVParser.iterator() returns its private
+ * iterator as an Iterator). The explorer then calls S's method, with the result of such a method
+ * (of the class's file: its enclosing classes and their accessible nested classes) as the
+ * receiver, declared as S in the tests; the entry probe counts the calls that entered the
+ * target. No reflection reaches the tests: the receiver is an expression of accessible calls.
+ */
+final class Results {
+    /** Receivers made of at most this many producer calls (each with its owner and arguments). */
+    private static final int MAX_RECEIVERS = 48;
+
+    /** The accessible type the results are declared as, and its method that runs the target. */
+    final Class<?> type;
+    final Method method;
+    private final List<Producer> producers;
+
+    private Results(Class<?> type, Method method, List<Producer> producers) {
+        this.type = type;
+        this.method = method;
+        this.producers = producers;
+    }
+
+    /**
+     * The accessible supertype of c whose method target overrides, returned by the most
+     * accessible methods of c's file, with those methods' calls: the first type by the order the
+     * methods come in (enclosing classes, innermost first).
+     */
+    static Results find(Class<?> c, Method target, Access access) throws Unsupported {
+        if (Modifier.isStatic(target.getModifiers()) || Modifier.isPrivate(target.getModifiers())) {
+            throw new Unsupported("the method is " + (Modifier.isStatic(target.getModifiers()) ? "static" : "private")
+                + ": no accessible supertype declares it");
+        }
+        Class<?> type = null;
+        Method method = null;
+        List<Producer> out = new ArrayList<>();
+        for (Class<?> k : fileClasses(c, access)) {
+            for (Method f : Access.allMethods(k)) {
+                Class<?> r = f.getReturnType();
+                if (f.isSynthetic() || f.isBridge() || r == Object.class || !r.isAssignableFrom(c) || !access.classAccessible(r)
+                    || !access.accessible(f.getModifiers(), f.getDeclaringClass()) || !access.classAccessible(f.getDeclaringClass())) {
+                    continue;
+                }
+                Method m = overridden(r, target, access);
+                if (m == null || type != null && !type.isAssignableFrom(r)) {
+                    continue;
+                }
+                if (type == null) {
+                    type = r;
+                    method = m;
+                }
+                f.setAccessible(true);
+                out.add(new Producer(k, f));
+            }
+        }
+        if (type == null) {
+            throw new Unsupported("no accessible method of its file returns an accessible supertype that declares "
+                + target.getName() + Arrays.toString(target.getParameterTypes()));
+        }
+        method.setAccessible(true);
+        return new Results(type, method, out);
+    }
+
+    /** c's enclosing classes, innermost first, then the top-level class's nested classes, those a test can name. */
+    private static Set<Class<?>> fileClasses(Class<?> c, Access access) {
+        Set<Class<?>> out = new LinkedHashSet<>();
+        Class<?> top = c;
+        for (Class<?> k = c.getEnclosingClass(); k != null; k = k.getEnclosingClass()) {
+            out.add(k);
+            top = k;
+        }
+        List<Class<?>> todo = new ArrayList<>(Collections.singletonList(top));
+        for (int i = 0; i < todo.size(); i++) {
+            for (Class<?> n : todo.get(i).getDeclaredClasses()) {
+                todo.add(n);
+                out.add(n);
+            }
+        }
+        out.removeIf(k -> !access.classAccessible(k) || k == c);
+        return out;
+    }
+
+    /** r's accessible method that target overrides, or null. */
+    private static Method overridden(Class<?> r, Method target, Access access) {
+        try {
+            Method m = r.getMethod(target.getName(), target.getParameterTypes());
+            return access.accessible(m.getModifiers(), m.getDeclaringClass()) && !Modifier.isStatic(m.getModifiers()) ? m : null;
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The receivers: each producer's call on each maker of its owner (one owner maker per round,
+     * so that every producer comes early), then calls of the type's mutators without parameters
+     * on the first (iterator.next() before hasNext()).
+     */
+    List<Receiver> receivers(Inputs gen, Executable target) throws Unsupported {
+        List<List<Gen>> perProducer = new ArrayList<>();
+        for (Producer p : producers) {
+            perProducer.add(p.calls(gen));
+        }
+        List<Receiver> out = new ArrayList<>();
+        for (int round = 0; out.size() < MAX_RECEIVERS; round++) {
+            boolean any = false;
+            for (List<Gen> calls : perProducer) {
+                if (round < calls.size() && out.size() < MAX_RECEIVERS) {
+                    out.add(new Receiver(calls.get(round), Collections.<Call>emptyList()));
+                    any = true;
+                }
+            }
+            if (!any) {
+                break;
+            }
+        }
+        if (out.isEmpty()) {
+            throw new Unsupported("no call of the methods that return it as " + type.getName() + " has arguments the explorer can make");
+        }
+        Gen base = out.get(0).make;
+        for (Method m : type.getMethods()) {
+            if (m.getParameterCount() == 0 && !m.equals(target) && !Modifier.isStatic(m.getModifiers()) && !Inputs.accessorName(m.getName())
+                && m.getDeclaringClass() != Object.class) {
+                Call k = new Call(m, Collections.<Gen>emptyList());
+                out.add(new Receiver(base, Collections.singletonList(k)));
+                out.add(new Receiver(base, Arrays.asList(k, k)));
+            }
+        }
+        return out;
+    }
+
+    /** A method of the file that returns the type: its calls are made by calls(). */
+    private static final class Producer {
+        final Class<?> owner;
+        final Method method;
+
+        Producer(Class<?> owner, Method method) {
+            this.owner = owner;
+            this.method = method;
+        }
+
+        /** The producer's calls: on each maker of its owner (none for a static one), with the simplest arguments. */
+        List<Gen> calls(Inputs gen) {
+            List<Gen> owners = new ArrayList<>();
+            if (Modifier.isStatic(method.getModifiers())) {
+                owners.add(null);
+            } else if (!owner.isInterface() && !Modifier.isAbstract(owner.getModifiers())) {
+                List<Gen> typical = new ArrayList<>();
+                List<Gen> simplest = new ArrayList<>();
+                gen.makers(owner, method, typical, simplest);
+                owners.addAll(typical);
+                owners.addAll(simplest);
+            }
+            List<Gen> out = new ArrayList<>();
+            List<List<Gen>> pools = gen.argPools(method, 1);
+            if (pools == null) {
+                return out;
+            }
+            List<int[]> combos = Combinations.diagonal(Combinations.sizes(pools), 2);
+            for (Gen o : owners) {
+                for (int[] idx : combos) {
+                    out.add(new Call1(o, method, Combinations.pick(pools, idx)));
+                }
+            }
+            return out;
+        }
+    }
+
+    /** One call of a producer: on its owner's maker (null for a static one) with arguments. */
+    static final class Call1 extends Gen {
+        final Gen owner;
+        final Call call;
+
+        Call1(Gen owner, Method method, List<Gen> args) {
+            this.owner = owner;
+            this.call = new Call(method, args);
+        }
+
+        Object make() throws Throwable {
+            Object recv = owner == null ? null : owner.make();
+            List<Object> a = new ArrayList<>();
+            for (Gen g : call.args) {
+                a.add(g.make());
+            }
+            try {
+                return call.method.invoke(recv, a.toArray());
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }
+
+        String expr(Names names) {
+            return (owner == null ? names.erased(call.method.getDeclaringClass()) : owner.expr(names)) + "." + call.expr(names);
+        }
+
+        String token() {
+            String t = call.token();
+            return t.length() > 24 ? t.substring(0, 24) : t;
+        }
+
+        @Override
+        void kinds(String at, Set<String> out) {
+            out.add(at + call.method.getReturnType().getSimpleName());
+        }
+    }
+}
