@@ -131,7 +131,8 @@
 // accessible supertype S has one more entry point, tried first (entry_result.go): through a
 // result, the explorer (Results.java, the throughResult field) calls S's method on what the
 // accessible methods of the file return as S (CSVParser.iterator() as an Iterator, a
-// GJChronology's field getters as a DateTimeField), declared as S in the tests. A generated test that calls or makes anything through reflection is
+// GJChronology's field getters as a DateTimeField, an anonymous Comparator<String> as one),
+// declared as S, with the type arguments they return it with, in the tests. A generated test that calls or makes anything through reflection is
 // dropped (noreflect.go); the renderer writes none. Methods the explorer still cannot drive (no body, abstract, a default method
 // of an interface, an abstract receiver with neither an implementation nor a possible minimal
 // subclass, and no entry point that reaches them) give an *UnsupportedError, never fake

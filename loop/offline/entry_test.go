@@ -249,8 +249,10 @@ func TestOneUncompilableTestIsDropped(t *testing.T) {
 // TestMethodsThroughAResult: a private nested class's method that implements an interface of
 // the file, reached only through a public static factory that returns the interface, and an
 // inner class's Iterator.hasNext, reached only through a public method on a receiver that
-// returns the Iterator, each get an initial suite that calls the method on the returned object
-// declared as the interface, and a kept test that kills one of the method's mutants; no test uses
+// returns the Iterator, and an anonymous Comparator<String>'s compare, reached only through a
+// public static method, each get an initial suite that calls the method on the returned object
+// declared as the interface (with the type arguments the method returns it with, which the
+// arguments take), and a kept test that kills one of the method's mutants; no test uses
 // reflection.
 func TestMethodsThroughAResult(t *testing.T) {
 	proj, _ := calculator(t)
@@ -259,7 +261,8 @@ func TestMethodsThroughAResult(t *testing.T) {
 		method, call, declared, from, to string
 	}{
 		{"apply", "Tally.clamping(", "Scale ", "return bound;", "return bound - 1;"},
-		{"hasNext", ".positives()", "Iterator ", "counts[i] <= 0", "counts[i] < 0"},
+		{"hasNext", ".positives()", "Iterator<Integer> ", "counts[i] <= 0", "counts[i] < 0"},
+		{"compare", "Tally.byLength()", "Comparator<String> ", "return -1;", "return 1;"},
 	} {
 		t.Run(c.method, func(t *testing.T) {
 			for _, tc := range throughEntryTests(t, a, proj, "Tally", c.method, c.from, c.to) {

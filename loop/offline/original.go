@@ -47,7 +47,8 @@ type original struct {
 // inputs whose outcome is the same in both runs; through via, when not nil, the inputs whose
 // call entered via's target.
 func (a *Agent) originalFor(ctx context.Context, s *agent.Subject, via *entryPoint) (*original, error) {
-	if err := precheck(s); err != nil {
+	if err := precheck(s); err != nil && (via == nil || !via.result) {
+		// through a result, the target's own class (anonymous too) is never named (entry_result.go)
 		return nil, err
 	}
 	key := sourceKey(s.Source) + "|original|" + s.Method.BinaryClassName + "|" + s.Method.Signature + "|" + fmt.Sprint(junitOf(s, a.pool)) + via.key()

@@ -92,7 +92,7 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 	}
 	recvVar := ""
 	if rec.Recv != nil {
-		recvVar = lowerCamel(lastDot(r.hdr.ReceiverType))
+		recvVar = lowerCamel(lastDot(strings.SplitN(r.hdr.ReceiverType, "<", 2)[0])) // Iterator<CSVRecord>: iterator
 		if recvVar == "result" {
 			recvVar = "subject"
 		}

@@ -1,12 +1,13 @@
 package org.acme;
 
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 /**
  * A fixture of the entry through a factory's result (entry_result.go): the methods of a private
- * nested class and of an inner class run only when a test calls them on what a public method
- * returns as an interface a test can name.
+ * nested class, an inner class and an anonymous class run only when a test calls them on what a
+ * public method returns as an interface a test can name.
  */
 public class Tally {
     private final int[] counts;
@@ -23,6 +24,19 @@ public class Tally {
     /** A scale that keeps values within [-bound, bound]. */
     public static Scale clamping(int bound) {
         return new Clamp(bound);
+    }
+
+    /** Shorter strings first, through an anonymous class. */
+    public static Comparator<String> byLength() {
+        return new Comparator<String>() {
+            @Override
+            public int compare(String a, String b) {
+                if (a.length() < b.length()) {
+                    return -1;
+                }
+                return a.length() == b.length() ? 0 : 1;
+            }
+        };
     }
 
     /** What a scale does to a value. */

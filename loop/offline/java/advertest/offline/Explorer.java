@@ -187,6 +187,7 @@ public final class Explorer {
         Executable target;
         List<List<Gen>> pools = new ArrayList<>();
         List<Receiver> receivers = null;
+        Results through = null; // with throughResult: the results the target is called on
         Type[] ptypes;
         try {
             try {
@@ -199,7 +200,6 @@ public final class Explorer {
             if ((c.isAnonymousClass() || c.isLocalClass()) && !throughResult) {
                 throw new Unsupported("a method of an anonymous or local class cannot be called from a test");
             }
-            Results through = null;
             if (throughResult) {
                 Executable declared = declared(c, methodName, paramTypes);
                 if (!(declared instanceof Method)) {
@@ -222,7 +222,7 @@ public final class Explorer {
                 receivers = through != null ? through.receivers(gen, target) : gen.receivers(c, target);
                 // the implementations an abstract receiver is made of bind its type parameters
                 // (PatriciaTrie: AbstractBitwiseTrie's K is String): its arguments take that type
-                Type[] bound = Abstracts.bound(c, receivers, ptypes);
+                Type[] bound = through != null ? through.bind(ptypes) : Abstracts.bound(c, receivers, ptypes);
                 for (int i = 0; i < ptypes.length; i++) {
                     if (bound[i] != ptypes[i]) {
                         pools.set(i, gen.pool(bound[i], 2));
@@ -248,7 +248,7 @@ public final class Explorer {
         if (target instanceof Method && ((Method) target).getReturnType() == void.class) {
             ret = "void";
         }
-        String recvType = receivers != null ? header.erased(c) : "";
+        String recvType = receivers == null ? "" : through != null ? header.decl(through.declared) : header.erased(c);
         String classRef = header.erased(c);
         output.header(declTypes, ret, recvType, classRef, new ArrayList<>(header.imports), overloaded(c, target));
 

@@ -6,6 +6,9 @@ import java.lang.reflect.Executable;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
+import java.lang.reflect.TypeVariable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -29,12 +32,62 @@ final class Results {
     /** The accessible type the results are declared as, and its method that runs the target. */
     final Class<?> type;
     final Method method;
+    /**
+     * The producers' generic return type when they all have the same one without type variables
+     * or wildcards (Iterator<CSVRecord>), else the type: what the tests declare the result as.
+     */
+    final Type declared;
     private final List<Producer> producers;
 
     private Results(Class<?> type, Method method, List<Producer> producers) {
         this.type = type;
         this.method = method;
         this.producers = producers;
+        Type d = producers.get(0).method.getGenericReturnType();
+        for (Producer p : producers) {
+            if (!p.method.getGenericReturnType().equals(d) || !concrete(d)) {
+                d = type;
+                break;
+            }
+        }
+        this.declared = d;
+    }
+
+    /** Whether t names no type variable and no wildcard. */
+    private static boolean concrete(Type t) {
+        if (t instanceof Class) {
+            return true;
+        }
+        if (t instanceof ParameterizedType) {
+            for (Type a : ((ParameterizedType) t).getActualTypeArguments()) {
+                if (!concrete(a)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * ptypes with the declared type's arguments for its type parameters: a Comparator<String>'s
+     * compare(T, T) takes strings.
+     */
+    Type[] bind(Type[] ptypes) {
+        Type[] out = ptypes.clone();
+        if (!(declared instanceof ParameterizedType)) {
+            return out;
+        }
+        TypeVariable<?>[] vars = type.getTypeParameters();
+        Type[] args = ((ParameterizedType) declared).getActualTypeArguments();
+        for (int i = 0; i < out.length; i++) {
+            for (int j = 0; j < vars.length && j < args.length; j++) {
+                if (out[i].equals(vars[j])) {
+                    out[i] = args[j];
+                }
+            }
+        }
+        return out;
     }
 
     /**
@@ -96,14 +149,27 @@ final class Results {
         return out;
     }
 
-    /** r's accessible method that target overrides, or null. */
+    /**
+     * r's accessible method that target overrides, or null: the same parameter types, or, for a
+     * generic supertype (Comparator<String>'s compare(String, String)), the erased ones that
+     * target's class bridges to it.
+     */
     private static Method overridden(Class<?> r, Method target, Access access) {
-        try {
-            Method m = r.getMethod(target.getName(), target.getParameterTypes());
-            return access.accessible(m.getModifiers(), m.getDeclaringClass()) && !Modifier.isStatic(m.getModifiers()) ? m : null;
-        } catch (NoSuchMethodException e) {
-            return null;
+        for (Method m : r.getMethods()) {
+            if (!m.getName().equals(target.getName()) || m.getParameterCount() != target.getParameterCount()
+                || Modifier.isStatic(m.getModifiers()) || !access.accessible(m.getModifiers(), m.getDeclaringClass())) {
+                continue;
+            }
+            try {
+                Method k = target.getDeclaringClass().getDeclaredMethod(m.getName(), m.getParameterTypes());
+                if (k.equals(target) || k.isBridge()) {
+                    return m;
+                }
+            } catch (NoSuchMethodException e) {
+                // another overload
+            }
         }
+        return null;
     }
 
     /**
