@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	sitter "github.com/smacker/go-tree-sitter"
+
 	"github.com/advertest/advertest-lsp/javaparse"
 )
 
@@ -26,10 +28,31 @@ func resultEntries(f *javaparse.File, target *javaparse.Method, probeAt int) []*
 		slices.Contains(target.Modifiers, "private") || slices.Contains(target.Modifiers, "static") {
 		return nil
 	}
-	if !unnameable(target.ClassPath, fileClasses(f)) {
+	classes := fileClasses(f)
+	if !unnameable(target.ClassPath, classes) {
+		return nil
+	}
+	// a named class that extends and implements nothing overrides only Object's methods, which
+	// no result is called for (an anonymous class always has a supertype)
+	if fc, ok := classes[strings.Join(target.ClassPath, "$")]; ok && !hasSupertype(f, fc) {
 		return nil
 	}
 	return []*entryPoint{{target: target, entry: target, probeAt: probeAt, result: true}}
+}
+
+// hasSupertype reports whether the class declared at fc names a superclass or interfaces.
+func hasSupertype(f *javaparse.File, fc fileClass) bool {
+	found := false
+	f.WithTree(func(root *sitter.Node, _ []byte) {
+		javaparse.Walk(root, func(n *sitter.Node) bool {
+			if int(n.StartByte()) == fc.start && int(n.EndByte()) == fc.end && strings.HasSuffix(n.Type(), "_declaration") {
+				found = javaparse.FirstChildOfType(n, "superclass", "super_interfaces", "extends_interfaces") != nil
+				return false
+			}
+			return int(n.StartByte()) <= fc.start && fc.end <= int(n.EndByte())
+		})
+	})
+	return found
 }
 
 // unnameable reports whether a test cannot name the class at path: it or a class around it is

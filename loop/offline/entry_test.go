@@ -304,3 +304,34 @@ func throughEntryTests(t *testing.T, a *Agent, proj *buildtools.Project, class, 
 	t.Logf("initial:\n%s\nkilling:\n%s", initial[0].Source, killing[0].Source)
 	return append(initial, killing...)
 }
+
+// TestResultEntries: a method of a class a test cannot name gets the entry through a result
+// when its class has a supertype (a private nested class implementing an interface, an inner
+// Iterator, an anonymous Comparator); none for a nameable class's method, a private method, or
+// a class that extends and implements nothing (Reach's Window: only Object's methods to
+// override).
+func TestResultEntries(t *testing.T) {
+	for _, c := range []struct {
+		class, method string
+		want          bool
+	}{
+		{"Tally", "apply", true},
+		{"Tally", "hasNext", true},
+		{"Tally", "compare", true},
+		{"Tally", "positives", false},
+		{"Reach", "clip", false},
+		{"Reach", "scale", false},
+	} {
+		_, f := parseFixture(t, c.class)
+		var m *javaparse.Method
+		for _, k := range f.FindMethods(c.method) {
+			if k.BodyStartByte >= 0 {
+				m = k // Clamp's apply, not the interface's
+			}
+		}
+		got := resultEntries(f, m, probeOffset(f, m))
+		if (len(got) == 1) != c.want || len(got) == 1 && (!got[0].result || got[0].entry != m) {
+			t.Errorf("%s.%s: %d entries through a result, want one: %v", c.class, c.method, len(got), c.want)
+		}
+	}
+}
