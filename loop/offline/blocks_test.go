@@ -5,10 +5,12 @@ import (
 )
 
 // blocksExtra reads its data in blocks of eight bytes, as a hash or a decoder does: an input
-// reaches readLong only with at least eight elements and a length of at least eight.
+// reaches readLong only with at least eight elements and a length of at least eight (the seed
+// is a third parameter, as MurmurHash2.hash64's: the boundary combinations then pair long
+// arrays only with the simplest lengths).
 const blocksExtra = `
-    public static long hashBlocks(byte[] data, int length) {
-        long h = 17;
+    public static long hashBlocks(byte[] data, int length, int seed) {
+        long h = seed;
         for (int i = 0; i < length / 8; i++) {
             h = h * 31 + readLong(data, i * 8);
         }

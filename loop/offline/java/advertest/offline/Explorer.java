@@ -356,6 +356,7 @@ public final class Explorer {
             }
             inputs.add(new Input(r, args));
         }
+        inputs.addAll(Blocks.inputs(ptypes, pools, receivers));
         if (dims.isEmpty()) {
             inputs.add(new Input(null, Collections.<Gen>emptyList()));
         }

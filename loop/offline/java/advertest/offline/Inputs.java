@@ -863,7 +863,7 @@ final class Inputs {
      * a tail, and each element differs from its neighbours, so a read at the wrong position, a
      * wrong shift or a wrong block size changes the result.
      */
-    private static List<Gen> ramp(Class<?> p) {
+    static List<Gen> ramp(Class<?> p) {
         List<Gen> es = new ArrayList<>();
         for (int v = 1; v <= 17; v++) {
             es.add(Exprs.intConst(p, v));
