@@ -2,6 +2,7 @@ package offline
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -22,6 +23,26 @@ func fieldRead(value, st, decl, name string) string {
 
 // maxObjectAsserts bounds the getters asserted on a returned object.
 const maxObjectAsserts = 3
+
+// changedFirst orders a returned object's observations so that those whose value differs from
+// the receiver's observer of the same name come first, the others keeping their order: a
+// method returning a changed copy (CSVFormat.withDelimiter) shows its effect only in the
+// getters that differ, and alphabetical order put three unchanged ones under maxObjectAsserts.
+func changedFirst(obs, recv []observed) []observed {
+	before := map[string]value{}
+	for _, o := range recv {
+		before[o.M] = o.R
+	}
+	var changed, same []observed
+	for _, o := range obs {
+		if b, ok := before[o.M]; ok && !reflect.DeepEqual(b, o.R) {
+			changed = append(changed, o)
+		} else {
+			same = append(same, o)
+		}
+	}
+	return append(changed, same...)
+}
 
 // usedImport reports whether the test's text names the import's last segment as a word (the
 // explorer collects imports for every value it renders, also those the test leaves out).

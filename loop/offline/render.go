@@ -206,7 +206,11 @@ func (r *renderer) test(rec *record, em emphasis) rendered {
 				}
 			}
 			act = append(act, fmt.Sprintf("%s result = %s;", rt, wrap(call)))
-			assert = append(assert, r.assertValue("result", *out.Ret, rt, asserts, imports)...)
+			ret := *out.Ret
+			if ret.K == "object" {
+				ret.Obs = changedFirst(ret.Obs, out.State)
+			}
+			assert = append(assert, r.assertValue("result", ret, rt, asserts, imports)...)
 		}
 	}
 	stateAsserts()
