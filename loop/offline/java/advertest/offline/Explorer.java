@@ -28,7 +28,8 @@ import java.util.Set;
  * The other classes of this package: Inputs (generation), Gen and Input (the plans), Combinations,
  * Types, Exprs and Names (Java source for values and types), Access (what a test can reach),
  * CallRunner (one call under a deadline), Observer (rendering what a call did), Output and
- * JsonText (the file written).
+ * JsonText (the file written), Lookup (the method Go names), Results (a method called on what
+ * an accessible method returns).
  */
 public final class Explorer {
     /** Binary name of the class that declares the method. */
@@ -201,7 +202,7 @@ public final class Explorer {
                 throw new Unsupported("a method of an anonymous or local class cannot be called from a test");
             }
             if (throughResult) {
-                Executable declared = declared(c, methodName, paramTypes);
+                Executable declared = Lookup.declared(c, methodName, paramTypes);
                 if (!(declared instanceof Method)) {
                     throw new Unsupported("method " + methodName + Arrays.toString(paramTypes) + " not found in " + c.getName());
                 }
@@ -384,7 +385,7 @@ public final class Explorer {
 
     /** The method or constructor named by methodName and paramTypes, if a test can call it. */
     private Executable findTarget(Class<?> c, Access access) throws Unsupported {
-        Executable best = declared(c, methodName, paramTypes);
+        Executable best = Lookup.declared(c, methodName, paramTypes);
         if (best == null) {
             throw new Unsupported("method " + methodName + Arrays.toString(paramTypes) + " not found in " + c.getName());
         }
@@ -399,52 +400,5 @@ public final class Explorer {
         }
         best.setAccessible(true);
         return best;
-    }
-
-    /** The method or constructor of c named by name and paramTypes as the source writes them, or null. */
-    static Executable declared(Class<?> c, String name, String[] paramTypes) {
-        List<Executable> cands = new ArrayList<>();
-        if (name.equals("<init>")) {
-            cands.addAll(Arrays.asList(c.getDeclaredConstructors()));
-        } else {
-            for (Method m : c.getDeclaredMethods()) {
-                if (m.getName().equals(name) && !m.isBridge() && !m.isSynthetic()) {
-                    cands.add(m);
-                }
-            }
-        }
-        for (Executable e : cands) {
-            if (e.getParameterCount() != paramTypes.length) {
-                continue;
-            }
-            Class<?>[] ps = e.getParameterTypes();
-            boolean ok = true;
-            Type[] gs = e.getGenericParameterTypes();
-            for (int i = 0; i < ps.length && ok; i++) {
-                ok = Types.simpleName(paramTypes[i]).equals(ps[i].getSimpleName())
-                    || gs.length == ps.length && typeVariableNamed(gs[i], Types.simpleName(paramTypes[i]))
-                    || ps[i].getSimpleName().equals("Object") && Types.simpleName(paramTypes[i]).length() <= 2;
-            }
-            if (ok) {
-                return e;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Whether a parameter's generic type is the type variable the source names (T, or T[] and
-     * T... as an array of it): its erased class is the bound (Collection for T extends
-     * Collection<?>), which the source's text does not say.
-     */
-    static boolean typeVariableNamed(Type g, String name) {
-        while (name.endsWith("[]")) {
-            if (!(g instanceof java.lang.reflect.GenericArrayType)) {
-                return false;
-            }
-            g = ((java.lang.reflect.GenericArrayType) g).getGenericComponentType();
-            name = name.substring(0, name.length() - 2);
-        }
-        return g instanceof java.lang.reflect.TypeVariable && ((java.lang.reflect.TypeVariable<?>) g).getName().equals(name);
     }
 }
