@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * Inputs for code that reads an integer array in blocks at an index or up to a length (a hash
- * taking (data, length, seed), a decoder taking (data, offset)): the ramp (Inputs.ramp) with
- * its integer parameters at the block boundaries. The boundary combinations rarely pair a long
+ * taking (data, length, seed), a decoder taking (data, offset)): the ramp (below; also first
+ * among Inputs.boundaryLists) with its integer parameters at the block boundaries. The boundary combinations rarely pair a long
  * array with a fitting length (a third parameter leaves the diagonal only short arrays with 0,
  * 1 or -1), and random ones almost never do, so every short array threw or read no block.
  */
@@ -42,7 +42,7 @@ final class Blocks {
             base.add(Combinations.nonNull(pool).get(0));
         }
         Class<?> comp = Types.raw(ptypes[array]).getComponentType();
-        base.set(array, new ArrayGen(comp, Inputs.ramp(comp)));
+        base.set(array, new ArrayGen(comp, ramp(comp)));
         Receiver r = receivers == null || receivers.isEmpty() ? null : receivers.get(0);
         int n = 1;
         for (int k = 0; k < ints.size(); k++) {
@@ -56,6 +56,20 @@ final class Blocks {
             out.add(new Input(r, args));
         }
         return out;
+    }
+
+    /**
+     * 1, 2, ..., 17: code that reads fixed-size blocks (a hash or a decoder taking 4, 8 or 16
+     * elements at an index) throws on every short list; this one holds two blocks of eight and
+     * a tail, and each element differs from its neighbours, so a read at the wrong position, a
+     * wrong shift or a wrong block size changes the result.
+     */
+    static List<Gen> ramp(Class<?> p) {
+        List<Gen> es = new ArrayList<>();
+        for (int v = 1; v <= 17; v++) {
+            es.add(Exprs.intConst(p, v));
+        }
+        return es;
     }
 
     private static boolean integral(Class<?> c) {

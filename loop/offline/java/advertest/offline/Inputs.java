@@ -858,20 +858,6 @@ final class Inputs {
     }
 
     /**
-     * 1, 2, ..., 17: code that reads fixed-size blocks (a hash or a decoder taking 4, 8 or 16
-     * elements at an index) throws on every short list; this one holds two blocks of eight and
-     * a tail, and each element differs from its neighbours, so a read at the wrong position, a
-     * wrong shift or a wrong block size changes the result.
-     */
-    static List<Gen> ramp(Class<?> p) {
-        List<Gen> es = new ArrayList<>();
-        for (int v = 1; v <= 17; v++) {
-            es.add(Exprs.intConst(p, v));
-        }
-        return es;
-    }
-
-    /**
      * Element lists made of boundary values: all at the maximum or the minimum (sums that
      * overflow), mixed signs, duplicates, sorted and reverse-sorted, longer runs; rectangular
      * matrices for arrays of arrays. None for other element types.
@@ -883,7 +869,7 @@ final class Inputs {
         if (p == int.class || p == long.class || p == short.class || p == byte.class) {
             // first: the boundary combinations run simplest first under a cap, and the ramp
             // must meet the other parameters' early values (a length of 8 or 16)
-            out.add(ramp(p));
+            out.add(Blocks.ramp(p));
             long max = p == int.class ? Integer.MAX_VALUE : p == short.class ? Short.MAX_VALUE : p == byte.class ? Byte.MAX_VALUE : Long.MAX_VALUE;
             long min = p == int.class ? Integer.MIN_VALUE : p == short.class ? Short.MIN_VALUE : p == byte.class ? Byte.MIN_VALUE : Long.MIN_VALUE;
             long[][] lists = {{max, max}, {min, min}, {max, max, max}, {max, 1}, {min, max}, {-3, 2, -1}, {1, 1, 2},
