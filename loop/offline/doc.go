@@ -92,11 +92,12 @@
 // coverage, plus a few on extreme inputs whatever they cover. Tests are written by render.go
 // and named by names.go after the behaviour they pin, never after their values: the method, the
 // outcome (Returns and what the result is — a parameter it equals, Zero, Negative, Null, Empty;
-// Throws and the exception; Updates and the state) and the input's deciding fact (conditions.go:
-// a parameter null, empty, zero, negative, a type's maximum, equal to or below another, a
-// string's classes of character — starts with a digit, has an upper-case letter, ends with
-// a symbol —, the graph's shape, the receiver's mutator calls), the fact fewest tests with
-// another outcome share: bulkPriceReturnsZeroWhenCountIsZero, clampThrowsIllegalArgumentWhenLoAboveHi. Tests of
+// Throws and the exception; Updates and the state) and the input's deciding fact
+// (conditions.go, an argument's facts read from its expression in classify.go: a parameter
+// null, empty, zero, negative, a type's maximum, equal to or below another, a string's classes
+// of character — starts with a digit, has an upper-case letter, ends with a symbol —, the
+// graph's shape, the receiver's mutator calls), the fact fewest tests with another outcome
+// share: bulkPriceReturnsZeroWhenCountIsZero, clampThrowsIllegalArgumentWhenLoAboveHi. Tests of
 // one class that would share a name add their next fact that tells them apart, or swap a fact
 // they share for it; those still alike take an ordinal word (Second); a name has at most 60
 // characters, and the same inputs give the same names. Inputs are shrunk by choice among those
@@ -141,7 +142,8 @@
 // sentence (agent.Explainer: ExplainedInitialSuite and
 // ExplainedKillMutant return the evidence with the tests, why.go), and the game puts it in the
 // report's warnings. When no input tells a mutant apart, the agent also probes the mutated
-// expression in the original and the mutant (infect.go) and gives the counts (inputs that
+// expression in the original and the mutant (infect.go; evidence.go says what the counts
+// are evidence of) and gives the counts (inputs that
 // reached it, that changed its value, that changed an outcome) as agent.Evidence.Infection:
 // the game's search evidence of equivalence (docs/architecture.md, "Search evidence").
 //
