@@ -78,3 +78,56 @@ func TestWhyNoStableInput(t *testing.T) {
 		t.Errorf("unstable: %q", got)
 	}
 }
+
+// clockExtra: a value class with a factory that reads the clock beside a constructor.
+const clockExtra = `
+    public static final class Stamp {
+        private final long millis;
+
+        public Stamp(long millis) {
+            this.millis = millis;
+        }
+
+        public static Stamp now() {
+            return new Stamp(System.currentTimeMillis());
+        }
+
+        public long millis() {
+            return millis;
+        }
+    }
+
+    /** The day of the week the stamp falls on, 0 for Thursday (the epoch's). */
+    public static int weekday(Stamp s) {
+        if (s == null) {
+            return -1;
+        }
+        return (int) Math.floorMod(s.millis() / 86_400_000L, 7L);
+    }
+`
+
+// TestNoInputFromTheClock: a project class's factory that reads the clock (now()) never makes
+// an argument: a test built on it would pass today and fail on another day. The constructor
+// with a fixed value makes it instead.
+func TestNoInputFromTheClock(t *testing.T) {
+	proj, file := calculator(t)
+	a := newAgent(t, proj)
+	s := withExtra(t, proj, file, clockExtra, "weekday")
+	tests, err := a.InitialSuite(testCtx(t), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tests) == 0 {
+		t.Fatal("no test")
+	}
+	made := false
+	for _, tc := range tests {
+		if strings.Contains(tc.Source, "now()") {
+			t.Errorf("a test makes its input from the clock:\n%s", tc.Source)
+		}
+		made = made || strings.Contains(tc.Source, "Stamp(0L)") || strings.Contains(tc.Source, ".Stamp(")
+	}
+	if !made {
+		t.Errorf("no test makes a Stamp through its constructor; the first:\n%s", tests[0].Source)
+	}
+}
