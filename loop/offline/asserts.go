@@ -2,7 +2,6 @@ package offline
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 )
 
@@ -35,7 +34,7 @@ func changedFirst(obs, recv []observed) []observed {
 	}
 	var changed, same []observed
 	for _, o := range obs {
-		if b, ok := before[o.M]; ok && !reflect.DeepEqual(b, o.R) {
+		if b, ok := before[o.M]; ok && !sameValue(&b, &o.R) {
 			changed = append(changed, o)
 		} else {
 			same = append(same, o)

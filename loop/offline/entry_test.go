@@ -125,10 +125,11 @@ func TestEntryProbeKeepsLines(t *testing.T) {
 }
 
 // TestReflectionIsDropped: a generated test that calls, makes or reads anything through
-// reflection is dropped, a private field's read too; a plain test is kept.
+// reflection is dropped, a private field's read too; a plain test is kept, also one that calls
+// a project method named like a reflective one (getField).
 func TestReflectionIsDropped(t *testing.T) {
 	plain := "    @Test\n    void recordUpdatesTotal() {\n        Ledger ledger = new Ledger();\n        ledger.record(1);\n" +
-		"        assertEquals(1, ledger.total());\n    }\n"
+		"        assertEquals(1, ledger.total());\n        assertEquals(\"a\", ledger.getField(\"name\"));\n    }\n"
 	calls := []string{
 		"Method m = Ledger.class.getDeclaredMethod(\"scale\", int.class);\n m.setAccessible(true);\n assertEquals(3, m.invoke(null, 10));",
 		"Constructor<Ledger> c = Ledger.class.getDeclaredConstructor();\n c.setAccessible(true);\n c.newInstance();",

@@ -10,8 +10,9 @@ import (
 // uses it, whatever wrote it; the renderer itself writes none (a receiver's private state is
 // observed through its accessible methods and fields only, docs/explorer.md "Observations").
 
-// reflectiveCode is any use of reflection in a test's line or import.
-var reflectiveCode = regexp.MustCompile(`java\.lang\.reflect|java\.lang\.invoke|getDeclared|setAccessible|\.invoke\(|Class\.forName|\.getMethods?\(|\.getConstructors?\(|\.getFields?\(|newInstance\(|MethodHandles`)
+// reflectiveCode is any use of reflection in a test's line or import. A field is looked up only
+// on a class literal (Ledger.class.getField): record.getField("name") is a plain API's call.
+var reflectiveCode = regexp.MustCompile(`java\.lang\.reflect|java\.lang\.invoke|getDeclared|setAccessible|\.invoke\(|Class\.forName|\.getMethods?\(|\.getConstructors?\(|\.class\.getFields?\(|newInstance\(|MethodHandles`)
 
 // usesReflection reports whether a test's source or imports use reflection.
 func usesReflection(source string, imports []string) bool {

@@ -236,30 +236,42 @@ abstract class Gen {
         }
     }
 
-    /** An object made through a static factory of its class (DateRange.of("2024-01-01", ...)). */
+    /**
+     * An object made through a static factory of its class (DateRange.of("2024-01-01", ...)), or
+     * through a method called on another made object (owner not null: parser.iterator(), a
+     * result the method under test is called on, Results.java).
+     */
     static final class FactoryGen extends Gen {
+        final Gen owner;
         final java.lang.reflect.Method factory;
         final List<Gen> args;
 
         FactoryGen(java.lang.reflect.Method factory, List<Gen> args) {
+            this(null, factory, args);
+        }
+
+        FactoryGen(Gen owner, java.lang.reflect.Method factory, List<Gen> args) {
+            this.owner = owner;
             this.factory = factory;
             this.args = args;
         }
 
         Object make() throws Throwable {
+            Object recv = owner == null ? null : owner.make();
             Object[] a = new Object[args.size()];
             for (int i = 0; i < a.length; i++) {
                 a[i] = args.get(i).make();
             }
             try {
-                return factory.invoke(null, a);
+                return factory.invoke(recv, a);
             } catch (InvocationTargetException e) {
                 throw e.getCause();
             }
         }
 
         String expr(Names names) {
-            StringBuilder sb = new StringBuilder(names.erased(factory.getDeclaringClass())).append('.').append(factory.getName()).append('(');
+            String on = owner == null ? names.erased(factory.getDeclaringClass()) : owner.expr(names);
+            StringBuilder sb = new StringBuilder(on).append('.').append(factory.getName()).append('(');
             for (int i = 0; i < args.size(); i++) {
                 sb.append(i == 0 ? "" : ", ").append(args.get(i).expr(names));
             }

@@ -3,7 +3,6 @@ package advertest.offline;
 import advertest.offline.Input.Call;
 import advertest.offline.Input.Receiver;
 import java.lang.reflect.Executable;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
@@ -240,48 +239,10 @@ final class Results {
             List<int[]> combos = Combinations.diagonal(Combinations.sizes(pools), 2);
             for (Gen o : owners) {
                 for (int[] idx : combos) {
-                    out.add(new Call1(o, method, Combinations.pick(pools, idx)));
+                    out.add(new Gen.FactoryGen(o, method, Combinations.pick(pools, idx)));
                 }
             }
             return out;
-        }
-    }
-
-    /** One call of a producer: on its owner's maker (null for a static one) with arguments. */
-    static final class Call1 extends Gen {
-        final Gen owner;
-        final Call call;
-
-        Call1(Gen owner, Method method, List<Gen> args) {
-            this.owner = owner;
-            this.call = new Call(method, args);
-        }
-
-        Object make() throws Throwable {
-            Object recv = owner == null ? null : owner.make();
-            List<Object> a = new ArrayList<>();
-            for (Gen g : call.args) {
-                a.add(g.make());
-            }
-            try {
-                return call.method.invoke(recv, a.toArray());
-            } catch (InvocationTargetException e) {
-                throw e.getCause();
-            }
-        }
-
-        String expr(Names names) {
-            return (owner == null ? names.erased(call.method.getDeclaringClass()) : owner.expr(names)) + "." + call.expr(names);
-        }
-
-        String token() {
-            String t = call.token();
-            return t.length() > 24 ? t.substring(0, 24) : t;
-        }
-
-        @Override
-        void kinds(String at, Set<String> out) {
-            out.add(at + call.method.getReturnType().getSimpleName());
         }
     }
 }
